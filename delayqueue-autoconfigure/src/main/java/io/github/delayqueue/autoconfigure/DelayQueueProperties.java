@@ -1,0 +1,477 @@
+package io.github.delayqueue.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration of the delay queue, bound from {@code delayqueue.*}.
+ *
+ * @author delayqueue contributors
+ */
+@ConfigurationProperties("delayqueue")
+public class DelayQueueProperties implements InitializingBean {
+
+	/**
+	 * Whether the delay queue is enabled.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Prefix of every Redis key and channel the delay queue uses.
+	 */
+	private String keyPrefix = "dq";
+
+	/**
+	 * Largest payload accepted, measured as serialized JSON.
+	 */
+	private DataSize maxPayloadSize = DataSize.ofMegabytes(1);
+
+	private final Scheduler scheduler = new Scheduler();
+
+	private final Listener listener = new Listener();
+
+	/**
+	 * Settings of every topic, unless overridden under 'topics'.
+	 */
+	@NestedConfigurationProperty
+	private final TopicProperties defaults = TopicProperties.withDefaults();
+
+	/**
+	 * Settings of individual topics, by topic name; each key of 'defaults' may be given.
+	 */
+	private Map<String, TopicProperties> topics = new LinkedHashMap<>();
+
+	private final HttpCallback httpCallback = new HttpCallback();
+
+	/**
+	 * Check the values that do not belong to a topic; topic settings are checked by
+	 * {@link PropertiesTopicPolicies}.
+	 */
+	@Override
+	public void afterPropertiesSet() {
+		if (this.keyPrefix == null || this.keyPrefix.isBlank() || this.keyPrefix.matches(".*[{}\\s].*")) {
+			throw new InvalidConfigurationPropertyValueException("delayqueue.key-prefix", this.keyPrefix,
+					"The key prefix must not be blank and must not contain braces or whitespace");
+		}
+		if (this.maxPayloadSize == null || this.maxPayloadSize.toBytes() <= 0) {
+			throw new InvalidConfigurationPropertyValueException("delayqueue.max-payload-size", this.maxPayloadSize,
+					"The size must be more than zero");
+		}
+		if (this.scheduler.batchSize < 1) {
+			throw new InvalidConfigurationPropertyValueException("delayqueue.scheduler.batch-size",
+					this.scheduler.batchSize, "The batch size must be at least 1");
+		}
+		positive("delayqueue.scheduler.max-sleep", this.scheduler.maxSleep);
+		positive("delayqueue.listener.poll-timeout", this.listener.pollTimeout);
+		if (this.listener.shutdownTimeout == null || this.listener.shutdownTimeout.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException("delayqueue.listener.shutdown-timeout",
+					this.listener.shutdownTimeout, "The duration must not be negative");
+		}
+		if (!io.github.delayqueue.core.JobConstraints.isValidTopic(this.httpCallback.topic)) {
+			throw new InvalidConfigurationPropertyValueException("delayqueue.http-callback.topic",
+					this.httpCallback.topic,
+					"Topic names use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit");
+		}
+	}
+
+	private static void positive(String name, @Nullable Duration value) {
+		if (value == null || value.isNegative() || value.isZero()) {
+			throw new InvalidConfigurationPropertyValueException(name, value, "The duration must be more than zero");
+		}
+	}
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		this.keyPrefix = keyPrefix;
+	}
+
+	public DataSize getMaxPayloadSize() {
+		return this.maxPayloadSize;
+	}
+
+	public void setMaxPayloadSize(DataSize maxPayloadSize) {
+		this.maxPayloadSize = maxPayloadSize;
+	}
+
+	public Scheduler getScheduler() {
+		return this.scheduler;
+	}
+
+	public Listener getListener() {
+		return this.listener;
+	}
+
+	public TopicProperties getDefaults() {
+		return this.defaults;
+	}
+
+	public Map<String, TopicProperties> getTopics() {
+		return this.topics;
+	}
+
+	public void setTopics(Map<String, TopicProperties> topics) {
+		this.topics = topics;
+	}
+
+	public HttpCallback getHttpCallback() {
+		return this.httpCallback;
+	}
+
+	/**
+	 * Settings of the scheduler that moves due jobs.
+	 */
+	public static class Scheduler {
+
+		/**
+		 * Whether this instance moves due jobs to READY and returns expired deliveries.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Most jobs moved per script call.
+		 */
+		private int batchSize = 1000;
+
+		/**
+		 * Longest sleep between two checks of a topic: bounds how late a job can fire
+		 * when a wake-up from another instance is lost.
+		 */
+		private Duration maxSleep = Duration.ofSeconds(5);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getBatchSize() {
+			return this.batchSize;
+		}
+
+		public void setBatchSize(int batchSize) {
+			this.batchSize = batchSize;
+		}
+
+		public Duration getMaxSleep() {
+			return this.maxSleep;
+		}
+
+		public void setMaxSleep(Duration maxSleep) {
+			this.maxSleep = maxSleep;
+		}
+
+	}
+
+	/**
+	 * Settings of the {@code @DelayedJobListener} consumers.
+	 */
+	public static class Listener {
+
+		/**
+		 * Whether this instance runs @DelayedJobListener consumers.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How long a graceful stop waits for running handlers.
+		 */
+		private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * Server-side timeout of each blocking pop; keep it well below
+		 * spring.data.redis.timeout.
+		 */
+		private Duration pollTimeout = Duration.ofSeconds(2);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getShutdownTimeout() {
+			return this.shutdownTimeout;
+		}
+
+		public void setShutdownTimeout(Duration shutdownTimeout) {
+			this.shutdownTimeout = shutdownTimeout;
+		}
+
+		public Duration getPollTimeout() {
+			return this.pollTimeout;
+		}
+
+		public void setPollTimeout(Duration pollTimeout) {
+			this.pollTimeout = pollTimeout;
+		}
+
+	}
+
+	/**
+	 * Settings of the built-in HTTP callback listener.
+	 */
+	public static class HttpCallback {
+
+		/**
+		 * Whether the built-in listener that performs HTTP callback jobs runs.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * Topic of HTTP callback jobs.
+		 */
+		private String topic = "http-callback";
+
+		/**
+		 * Hosts callbacks may call; any host when empty.
+		 */
+		private List<String> allowedHosts = new ArrayList<>();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getTopic() {
+			return this.topic;
+		}
+
+		public void setTopic(String topic) {
+			this.topic = topic;
+		}
+
+		public List<String> getAllowedHosts() {
+			return this.allowedHosts;
+		}
+
+		public void setAllowedHosts(List<String> allowedHosts) {
+			this.allowedHosts = allowedHosts;
+		}
+
+	}
+
+	/**
+	 * Settings of one topic, or of every topic as defaults. Unset values of a topic come
+	 * from the defaults.
+	 */
+	public static class TopicProperties {
+
+		/**
+		 * Time to run: a delivery not acknowledged within it is delivered again.
+		 */
+		private @Nullable Duration ttr;
+
+		/**
+		 * How many jobs a listener runs at once.
+		 */
+		private @Nullable Integer concurrency;
+
+		private final Retry retry = new Retry();
+
+		private final DeadLetter deadLetter = new DeadLetter();
+
+		static TopicProperties withDefaults() {
+			TopicProperties defaults = new TopicProperties();
+			defaults.setTtr(Duration.ofSeconds(60));
+			defaults.setConcurrency(1);
+			defaults.retry.setMaxAttempts(5);
+			defaults.retry.setNonRetryable(new ArrayList<>());
+			defaults.retry.backoff.setDelay(Duration.ofSeconds(1));
+			defaults.retry.backoff.setMultiplier(2.0);
+			defaults.retry.backoff.setMaxDelay(Duration.ofHours(1));
+			defaults.retry.backoff.setJitter(Duration.ofMillis(100));
+			defaults.retry.backoff.setSchedule(new ArrayList<>());
+			defaults.deadLetter.setRetention(Duration.ofDays(7));
+			return defaults;
+		}
+
+		public @Nullable Duration getTtr() {
+			return this.ttr;
+		}
+
+		public void setTtr(@Nullable Duration ttr) {
+			this.ttr = ttr;
+		}
+
+		public @Nullable Integer getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(@Nullable Integer concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public Retry getRetry() {
+			return this.retry;
+		}
+
+		public DeadLetter getDeadLetter() {
+			return this.deadLetter;
+		}
+
+	}
+
+	/**
+	 * How failed jobs are retried.
+	 */
+	public static class Retry {
+
+		/**
+		 * Deliveries in all, the first one included.
+		 */
+		private @Nullable Integer maxAttempts;
+
+		/**
+		 * Exception class names that make a job dead at once.
+		 */
+		private @Nullable List<String> nonRetryable;
+
+		private final Backoff backoff = new Backoff();
+
+		public @Nullable Integer getMaxAttempts() {
+			return this.maxAttempts;
+		}
+
+		public void setMaxAttempts(@Nullable Integer maxAttempts) {
+			this.maxAttempts = maxAttempts;
+		}
+
+		public @Nullable List<String> getNonRetryable() {
+			return this.nonRetryable;
+		}
+
+		public void setNonRetryable(@Nullable List<String> nonRetryable) {
+			this.nonRetryable = nonRetryable;
+		}
+
+		public Backoff getBackoff() {
+			return this.backoff;
+		}
+
+	}
+
+	/**
+	 * The wait between attempts, in the vocabulary of Spring Framework's
+	 * ExponentialBackOff.
+	 */
+	public static class Backoff {
+
+		/**
+		 * Wait before the first retry.
+		 */
+		private @Nullable Duration delay;
+
+		/**
+		 * Growth of the wait per retry.
+		 */
+		private @Nullable Double multiplier;
+
+		/**
+		 * Longest wait.
+		 */
+		private @Nullable Duration maxDelay;
+
+		/**
+		 * Largest random deviation of the first wait, either way; grows with the
+		 * multiplier like the delay.
+		 */
+		private @Nullable Duration jitter;
+
+		/**
+		 * Explicit waits, the n-th retry waiting the n-th entry and the last one
+		 * repeating; wins over the curve when set.
+		 */
+		private @Nullable List<Duration> schedule;
+
+		public @Nullable Duration getDelay() {
+			return this.delay;
+		}
+
+		public void setDelay(@Nullable Duration delay) {
+			this.delay = delay;
+		}
+
+		public @Nullable Double getMultiplier() {
+			return this.multiplier;
+		}
+
+		public void setMultiplier(@Nullable Double multiplier) {
+			this.multiplier = multiplier;
+		}
+
+		public @Nullable Duration getMaxDelay() {
+			return this.maxDelay;
+		}
+
+		public void setMaxDelay(@Nullable Duration maxDelay) {
+			this.maxDelay = maxDelay;
+		}
+
+		public @Nullable Duration getJitter() {
+			return this.jitter;
+		}
+
+		public void setJitter(@Nullable Duration jitter) {
+			this.jitter = jitter;
+		}
+
+		public @Nullable List<Duration> getSchedule() {
+			return this.schedule;
+		}
+
+		public void setSchedule(@Nullable List<Duration> schedule) {
+			this.schedule = schedule;
+		}
+
+	}
+
+	/**
+	 * How dead jobs are kept.
+	 */
+	public static class DeadLetter {
+
+		/**
+		 * How long dead jobs are kept before they are purged.
+		 */
+		private @Nullable Duration retention;
+
+		public @Nullable Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(@Nullable Duration retention) {
+			this.retention = retention;
+		}
+
+	}
+
+}

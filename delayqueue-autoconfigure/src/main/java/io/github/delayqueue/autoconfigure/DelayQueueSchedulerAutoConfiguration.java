@@ -1,0 +1,59 @@
+package io.github.delayqueue.autoconfigure;
+
+import java.util.List;
+
+import io.github.delayqueue.core.DelayQueueKeys;
+import io.github.delayqueue.core.JobEventListener;
+import io.github.delayqueue.core.JobEventListeners;
+import io.github.delayqueue.core.JobStore;
+import io.github.delayqueue.core.ScriptRunner;
+import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.scheduler.WakeUpSubscriber;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+
+/**
+ * Auto-configuration of the scheduler that moves due jobs to READY, and of the
+ * subscription that wakes it when another instance sends an earlier job.
+ *
+ * @author delayqueue contributors
+ */
+@AutoConfiguration(after = DelayQueueAutoConfiguration.class)
+@ConditionalOnBean(JobStore.class)
+@ConditionalOnBooleanProperty(name = "delayqueue.scheduler.enabled", matchIfMissing = true)
+public final class DelayQueueSchedulerAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	DelayedJobScheduler delayedJobScheduler(ScriptRunner scriptRunner, DelayQueueKeys keys, JobStore jobStore,
+			TopicPolicies policies, DelayQueueProperties properties, ObjectProvider<JobEventListener> eventListeners) {
+		DelayedJobScheduler scheduler = new DelayedJobScheduler(scriptRunner, keys, jobStore, policies,
+				properties.getScheduler().getBatchSize(), properties.getScheduler().getMaxSleep());
+		scheduler.setEventListener(new JobEventListeners(eventListeners.orderedStream().toList()));
+		if (policies instanceof PropertiesTopicPolicies configured) {
+			configured.configuredTopics().forEach(scheduler::addTopic);
+		}
+		return scheduler;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "delayQueueWakeUpContainer")
+	RedisMessageListenerContainer delayQueueWakeUpContainer(RedisConnectionFactory connectionFactory,
+			DelayedJobScheduler scheduler, DelayQueueKeys keys) {
+		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+		container.setConnectionFactory(connectionFactory);
+		container.setMessageListeners(
+				java.util.Map.of(new WakeUpSubscriber(scheduler), List.of(new ChannelTopic(keys.wakeChannel()))));
+		return container;
+	}
+
+}

@@ -1,0 +1,130 @@
+package io.github.delayqueue.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import io.github.delayqueue.autoconfigure.DelayQueueProperties.TopicProperties;
+import io.github.delayqueue.core.BackoffPolicy;
+import io.github.delayqueue.core.JobConstraints;
+import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.core.TopicPolicy;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * Topic policies from {@code delayqueue.defaults} and {@code delayqueue.topics}, checked
+ * when created so that a bad value fails start-up naming its property.
+ *
+ * @author delayqueue contributors
+ */
+public class PropertiesTopicPolicies implements TopicPolicies {
+
+	private final TopicProperties defaults;
+
+	private final Map<String, TopicProperties> topics;
+
+	private final Map<String, TopicPolicy> resolved = new ConcurrentHashMap<>();
+
+	/**
+	 * Create the policies, checking every value.
+	 * @param defaults the defaults
+	 * @param topics the per-topic settings, by topic name
+	 * @throws InvalidConfigurationPropertyValueException naming the first bad property
+	 */
+	public PropertiesTopicPolicies(TopicProperties defaults, Map<String, TopicProperties> topics) {
+		this.defaults = defaults;
+		this.topics = Map.copyOf(topics);
+		resolve("delayqueue.defaults", defaults, defaults);
+		topics.forEach((topic, settings) -> {
+			if (!JobConstraints.isValidTopic(topic)) {
+				throw new InvalidConfigurationPropertyValueException("delayqueue.topics." + topic, topic,
+						"Topic names use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit");
+			}
+			this.resolved.put(topic, resolve("delayqueue.topics." + topic, settings, defaults));
+		});
+	}
+
+	@Override
+	public TopicPolicy forTopic(String topic) {
+		TopicPolicy policy = this.resolved.get(topic);
+		if (policy != null) {
+			return policy;
+		}
+		return this.resolved.computeIfAbsent("", (key) -> resolve("delayqueue.defaults", this.defaults, this.defaults));
+	}
+
+	/**
+	 * Return the topics that have settings of their own.
+	 * @return the topic names
+	 */
+	public java.util.Set<String> configuredTopics() {
+		return this.topics.keySet();
+	}
+
+	private static TopicPolicy resolve(String prefix, TopicProperties topic, TopicProperties defaults) {
+		Duration ttr = pick(topic, defaults, TopicProperties::getTtr);
+		positive(prefix + ".ttr", ttr);
+		int concurrency = pick(topic, defaults, TopicProperties::getConcurrency);
+		atLeast(prefix + ".concurrency", concurrency, 1);
+		int maxAttempts = pick(topic, defaults, (t) -> t.getRetry().getMaxAttempts());
+		atLeast(prefix + ".retry.max-attempts", maxAttempts, 1);
+		List<String> nonRetryable = pick(topic, defaults, (t) -> t.getRetry().getNonRetryable());
+		Duration delay = pick(topic, defaults, (t) -> t.getRetry().getBackoff().getDelay());
+		notNegative(prefix + ".retry.backoff.delay", delay);
+		double multiplier = pick(topic, defaults, (t) -> t.getRetry().getBackoff().getMultiplier());
+		if (!(multiplier >= 1.0)) {
+			throw new InvalidConfigurationPropertyValueException(prefix + ".retry.backoff.multiplier", multiplier,
+					"The multiplier must be at least 1");
+		}
+		Duration maxDelay = pick(topic, defaults, (t) -> t.getRetry().getBackoff().getMaxDelay());
+		notNegative(prefix + ".retry.backoff.max-delay", maxDelay);
+		Duration jitter = pick(topic, defaults, (t) -> t.getRetry().getBackoff().getJitter());
+		notNegative(prefix + ".retry.backoff.jitter", jitter);
+		List<Duration> schedule = pick(topic, defaults, (t) -> t.getRetry().getBackoff().getSchedule());
+		for (int i = 0; i < schedule.size(); i++) {
+			notNegative(prefix + ".retry.backoff.schedule[" + i + "]", schedule.get(i));
+		}
+		Duration retention = pick(topic, defaults, (t) -> t.getDeadLetter().getRetention());
+		notNegative(prefix + ".dead-letter.retention", retention);
+		return new TopicPolicy(ttr, concurrency, maxAttempts,
+				new BackoffPolicy(delay, multiplier, maxDelay, jitter, schedule), nonRetryable, retention);
+	}
+
+	private static <T> T pick(TopicProperties topic, TopicProperties defaults,
+			Function<TopicProperties, @Nullable T> property) {
+		T value = property.apply(topic);
+		if (value == null) {
+			value = property.apply(defaults);
+		}
+		if (value == null) {
+			value = property.apply(TopicProperties.withDefaults());
+		}
+		if (value == null) {
+			throw new IllegalStateException("No default for a topic property");
+		}
+		return value;
+	}
+
+	private static void positive(String name, Duration value) {
+		if (value.isNegative() || value.isZero()) {
+			throw new InvalidConfigurationPropertyValueException(name, value, "The duration must be more than zero");
+		}
+	}
+
+	private static void notNegative(String name, Duration value) {
+		if (value.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException(name, value, "The duration must not be negative");
+		}
+	}
+
+	private static void atLeast(String name, int value, int minimum) {
+		if (value < minimum) {
+			throw new InvalidConfigurationPropertyValueException(name, value, "The value must be at least " + minimum);
+		}
+	}
+
+}

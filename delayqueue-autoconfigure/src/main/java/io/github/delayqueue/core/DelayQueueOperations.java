@@ -1,0 +1,149 @@
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Sends delayed jobs and manages them. Implemented by {@link DelayQueueTemplate}, which
+ * the starter configures as a bean.
+ *
+ * <pre class="code">
+ * String id = delayQueue.send("orders.timeout", new OrderTimeout(orderId), Duration.ofMinutes(30));
+ * // the order was paid in time:
+ * delayQueue.cancel("orders.timeout", id);
+ * </pre>
+ *
+ * Due times are decided by the Redis server's clock, so instances whose clocks disagree
+ * still agree on when a job is due. Every method that writes either succeeds, throws, or
+ * leaves nothing behind: nothing is dropped silently. Redis being unreachable surfaces as
+ * a {@link org.springframework.dao.DataAccessException}.
+ *
+ * @author delayqueue contributors
+ */
+public interface DelayQueueOperations {
+
+	/**
+	 * Send a job that is due now.
+	 * @param topic the topic
+	 * @param payload the payload, serialized as JSON
+	 * @return the generated job id
+	 * @throws InvalidJobException if the topic or payload is invalid
+	 */
+	String send(String topic, Object payload);
+
+	/**
+	 * Send a job that is due after a delay.
+	 * @param topic the topic
+	 * @param payload the payload, serialized as JSON
+	 * @param delay zero or more
+	 * @return the generated job id
+	 * @throws InvalidJobException if the topic, payload or delay is invalid
+	 */
+	String send(String topic, Object payload, Duration delay);
+
+	/**
+	 * Send a job that is due at an instant; an instant in the past means now.
+	 * @param topic the topic
+	 * @param payload the payload, serialized as JSON
+	 * @param dueAt the due time
+	 * @return the generated job id
+	 * @throws InvalidJobException if the topic or payload is invalid
+	 */
+	String sendAt(String topic, Object payload, Instant dueAt);
+
+	/**
+	 * Send a job described in full.
+	 * @param request the job
+	 * @return the job id, the request's or a generated one
+	 * @throws InvalidJobException if the request is invalid
+	 * @throws DuplicateJobException if the topic already holds a job with the request's
+	 * id
+	 */
+	String send(JobRequest request);
+
+	/**
+	 * Send many jobs, in slices of one network round trip each. All requests are checked
+	 * before any is written. Within a slice the jobs of one topic are written all or
+	 * none.
+	 * @param requests the jobs
+	 * @return the job ids, in the order of the requests
+	 * @throws InvalidJobException if any request is invalid; nothing is written then
+	 * @throws DuplicateJobException if a topic already holds one of the ids; the
+	 * exception names them, and jobs of other slices or topics may have been written
+	 */
+	List<String> sendAll(Collection<JobRequest> requests);
+
+	/**
+	 * Cancel a job that has not yet been delivered.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @return {@code true} if a delayed or ready job was removed
+	 */
+	boolean cancel(String topic, String jobId);
+
+	/**
+	 * Move the due time of a job that has not yet been delivered.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @param delay the new delay, from now, zero or more
+	 * @return {@code true} if a delayed or ready job was rescheduled
+	 */
+	boolean reschedule(String topic, String jobId, Duration delay);
+
+	/**
+	 * Look a job up.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @return the job, or empty once it is done or cancelled
+	 */
+	Optional<JobInfo> find(String topic, String jobId);
+
+	/**
+	 * Count the jobs of a topic in each state.
+	 * @param topic the topic
+	 * @return the counts
+	 */
+	TopicStats stats(String topic);
+
+	/**
+	 * Return every topic that has or had jobs.
+	 * @return the topic names
+	 */
+	Set<String> topics();
+
+	/**
+	 * Page through the dead jobs of a topic, oldest death first.
+	 * @param topic the topic
+	 * @param offset how many to skip
+	 * @param count how many to return at most
+	 * @return the dead jobs
+	 */
+	List<JobInfo> deadJobs(String topic, int offset, int count);
+
+	/**
+	 * Put every dead job of a topic back to {@link JobState#READY}, with attempts reset.
+	 * @param topic the topic
+	 * @return how many jobs were requeued
+	 */
+	long requeueDead(String topic);
+
+	/**
+	 * Put one dead job back to {@link JobState#READY}, with attempts reset.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @return {@code true} if the job was dead and is now ready
+	 */
+	boolean requeueDead(String topic, String jobId);
+
+	/**
+	 * Delete every dead job of a topic.
+	 * @param topic the topic
+	 * @return how many jobs were deleted
+	 */
+	long purgeDead(String topic);
+
+}

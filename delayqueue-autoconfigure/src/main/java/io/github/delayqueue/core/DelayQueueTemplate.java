@@ -1,0 +1,385 @@
+package io.github.delayqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The default {@link DelayQueueOperations}: checks and serializes jobs on the caller's
+ * thread, then writes them with one script call per topic, in which Redis decides the due
+ * time from its own clock.
+ *
+ * @author delayqueue contributors
+ */
+public class DelayQueueTemplate implements DelayQueueOperations {
+
+	/**
+	 * Most jobs written in one round trip by {@link #sendAll(Collection)}.
+	 */
+	public static final int BATCH_SLICE = 1000;
+
+	private static final int ID_CLASH_RETRIES = 3;
+
+	private final JobStore store;
+
+	private final JobRecordCodec codec;
+
+	private final JsonMapper jsonMapper;
+
+	private final Set<String> registeredTopics = ConcurrentHashMap.newKeySet();
+
+	private long maxPayloadBytes = 1024 * 1024;
+
+	private JobIdGenerator idGenerator = new JobIdGenerator();
+
+	private List<JobPayloadValidator> payloadValidators = List.of();
+
+	private JobEventListener eventListener = JobEventListeners.none();
+
+	private DueTimeListener dueTimeListener = (topic, dueAt) -> {
+	};
+
+	/**
+	 * Create a template.
+	 * @param store the Redis side
+	 * @param codec encodes job records
+	 * @param jsonMapper serializes payloads
+	 */
+	public DelayQueueTemplate(JobStore store, JobRecordCodec codec, JsonMapper jsonMapper) {
+		this.store = store;
+		this.codec = codec;
+		this.jsonMapper = jsonMapper;
+	}
+
+	/**
+	 * Set the largest payload accepted, as serialized JSON.
+	 * @param maxPayloadBytes the limit in bytes
+	 */
+	public void setMaxPayloadBytes(long maxPayloadBytes) {
+		this.maxPayloadBytes = maxPayloadBytes;
+	}
+
+	/**
+	 * Set where generated ids come from.
+	 * @param idGenerator the generator
+	 */
+	public void setIdGenerator(JobIdGenerator idGenerator) {
+		this.idGenerator = idGenerator;
+	}
+
+	/**
+	 * Set checks applied to every payload before it is sent.
+	 * @param payloadValidators the checks
+	 */
+	public void setPayloadValidators(List<JobPayloadValidator> payloadValidators) {
+		this.payloadValidators = List.copyOf(payloadValidators);
+	}
+
+	/**
+	 * Set who hears of sent jobs.
+	 * @param eventListener the listener
+	 */
+	public void setEventListener(JobEventListener eventListener) {
+		this.eventListener = eventListener;
+	}
+
+	/**
+	 * Set who hears of new due times, typically the local scheduler.
+	 * @param dueTimeListener the listener
+	 */
+	public void setDueTimeListener(DueTimeListener dueTimeListener) {
+		this.dueTimeListener = dueTimeListener;
+	}
+
+	@Override
+	public String send(String topic, Object payload) {
+		return send(JobRequest.builder(topic, payload).build());
+	}
+
+	@Override
+	public String send(String topic, Object payload, Duration delay) {
+		return send(JobRequest.builder(topic, payload).delay(delay).build());
+	}
+
+	@Override
+	public String sendAt(String topic, Object payload, Instant dueAt) {
+		return send(JobRequest.builder(topic, payload).dueAt(dueAt).build());
+	}
+
+	@Override
+	public String send(JobRequest request) {
+		return sendAll(List.of(request)).get(0);
+	}
+
+	@Override
+	public List<String> sendAll(Collection<JobRequest> requests) {
+		List<Prepared> prepared = new ArrayList<>(requests.size());
+		Set<String> seen = new HashSet<>();
+		for (JobRequest request : requests) {
+			Prepared job = prepare(request);
+			if (!job.generatedId() && !seen.add(job.topic() + '\u0000' + job.id())) {
+				throw new InvalidJobException(
+						"Job id '" + job.id() + "' appears twice for topic '" + job.topic() + "' in one batch");
+			}
+			prepared.add(job);
+		}
+		registerTopics(prepared);
+		List<String> refused = new ArrayList<>();
+		String refusedTopic = null;
+		for (int from = 0; from < prepared.size(); from += BATCH_SLICE) {
+			List<Prepared> slice = prepared.subList(from, Math.min(from + BATCH_SLICE, prepared.size()));
+			for (Map.Entry<String, List<String>> entry : writeSlice(slice).entrySet()) {
+				refusedTopic = entry.getKey();
+				refused.addAll(entry.getValue());
+			}
+		}
+		if (!refused.isEmpty()) {
+			if (prepared.size() == 1) {
+				throw new DuplicateJobException(refusedTopic, refused.get(0));
+			}
+			throw new DuplicateJobException(refusedTopic, refused, "Refused job ids " + refused
+					+ " already held by their topic; every other job of the batch was sent");
+		}
+		return prepared.stream().map(Prepared::id).toList();
+	}
+
+	private Map<String, List<String>> writeSlice(List<Prepared> slice) {
+		Map<String, List<Prepared>> pending = byTopic(slice);
+		Map<String, List<String>> refused = new LinkedHashMap<>();
+		for (int attempt = 0; !pending.isEmpty(); attempt++) {
+			List<Map.Entry<String, List<Prepared>>> groups = new ArrayList<>(pending.entrySet());
+			List<JobStore.EnqueueOutcome> outcomes = this.store.enqueue(groups.stream()
+				.map((group) -> new JobStore.EnqueueGroup(group.getKey(),
+						group.getValue().stream().map(Prepared::encoded).toList()))
+				.toList());
+			List<Prepared> clashes = new ArrayList<>();
+			for (int i = 0; i < outcomes.size(); i++) {
+				String topic = groups.get(i).getKey();
+				JobStore.EnqueueOutcome outcome = outcomes.get(i);
+				Set<String> duplicates = new HashSet<>(outcome.duplicates());
+				int written = groups.get(i).getValue().size() - duplicates.size();
+				if (written > 0) {
+					written(topic, written, outcome.earliestDelayedDue());
+				}
+				for (Prepared job : groups.get(i).getValue()) {
+					if (!duplicates.contains(job.id())) {
+						continue;
+					}
+					if (job.generatedId() && attempt < ID_CLASH_RETRIES) {
+						// A generated id met an existing one: draw a new id and send the
+						// job again.
+						job.id = this.idGenerator.next();
+						clashes.add(job);
+					}
+					else {
+						refused.computeIfAbsent(topic, (key) -> new ArrayList<>()).add(job.id());
+					}
+				}
+			}
+			pending = byTopic(clashes);
+		}
+		return refused;
+	}
+
+	private static Map<String, List<Prepared>> byTopic(List<Prepared> jobs) {
+		Map<String, List<Prepared>> byTopic = new LinkedHashMap<>();
+		for (Prepared job : jobs) {
+			byTopic.computeIfAbsent(job.topic(), (topic) -> new ArrayList<>()).add(job);
+		}
+		return byTopic;
+	}
+
+	private void written(String topic, int count, long earliestDelayedDue) {
+		this.eventListener.jobsSent(topic, count);
+		if (earliestDelayedDue >= 0) {
+			this.dueTimeListener.jobScheduled(topic, earliestDelayedDue);
+		}
+	}
+
+	private void registerTopics(List<Prepared> jobs) {
+		for (Prepared job : jobs) {
+			if (!this.registeredTopics.contains(job.topic())) {
+				this.store.registerTopic(job.topic());
+				this.registeredTopics.add(job.topic());
+			}
+		}
+	}
+
+	private Prepared prepare(JobRequest request) {
+		if (request == null) {
+			throw new InvalidJobException("A job request must not be null");
+		}
+		String topic = JobConstraints.checkTopic(request.topic());
+		boolean generated = request.id() == null;
+		String id = generated ? this.idGenerator.next() : JobConstraints.checkId(topic, request.id());
+		String due = due(topic, request);
+		if (request.ttr() != null && (request.ttr().isNegative() || request.ttr().isZero())) {
+			throw new InvalidJobException("Time to run of job '" + id + "' for topic '" + topic
+					+ "' must be more than zero, was " + request.ttr());
+		}
+		if (request.maxAttempts() != null && request.maxAttempts() < 1) {
+			throw new InvalidJobException("Max attempts of job '" + id + "' for topic '" + topic
+					+ "' must be at least 1, was " + request.maxAttempts());
+		}
+		for (String header : request.headers().keySet()) {
+			if (header.isBlank()) {
+				throw new InvalidJobException(
+						"Header names of job '" + id + "' for topic '" + topic + "' must not be blank");
+			}
+		}
+		String payloadJson = serialize(topic, request.payload());
+		String tail = this.codec.encodeTail(request.ttr(), request.maxAttempts(), request.headers(), payloadJson);
+		return new Prepared(topic, id, generated, due, tail);
+	}
+
+	private String due(String topic, JobRequest request) {
+		if (request.delay() != null && request.dueAt() != null) {
+			throw new InvalidJobException("Job for topic '" + topic + "' sets both a delay and a due time; choose one");
+		}
+		if (request.delay() != null) {
+			if (request.delay().isNegative()) {
+				throw new InvalidJobException(
+						"Delay of job for topic '" + topic + "' must not be negative, was " + request.delay());
+			}
+			return "d" + request.delay().toMillis();
+		}
+		if (request.dueAt() != null) {
+			return "a" + request.dueAt().toEpochMilli();
+		}
+		return "d0";
+	}
+
+	private String serialize(String topic, Object payload) {
+		if (payload == null) {
+			throw new InvalidJobException("Payload of job for topic '" + topic + "' must not be null");
+		}
+		for (JobPayloadValidator validator : this.payloadValidators) {
+			validator.validate(topic, payload);
+		}
+		String json;
+		try {
+			json = this.jsonMapper.writeValueAsString(payload);
+		}
+		catch (JacksonException ex) {
+			throw new InvalidJobException("Payload of type " + payload.getClass().getName() + " for topic '" + topic
+					+ "' cannot be serialized to JSON: " + ex.getOriginalMessage(), ex);
+		}
+		long size = (json.length() * 3L <= this.maxPayloadBytes) ? json.length()
+				: json.getBytes(StandardCharsets.UTF_8).length;
+		if (size > this.maxPayloadBytes) {
+			throw new InvalidJobException("Payload of job for topic '" + topic + "' is " + size
+					+ " bytes as JSON; delayqueue.max-payload-size allows " + this.maxPayloadBytes);
+		}
+		return json;
+	}
+
+	@Override
+	public boolean cancel(String topic, String jobId) {
+		return this.store.cancel(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId));
+	}
+
+	@Override
+	public boolean reschedule(String topic, String jobId, Duration delay) {
+		JobConstraints.checkTopic(topic);
+		JobConstraints.checkId(topic, jobId);
+		if (delay == null || delay.isNegative()) {
+			throw new InvalidJobException("Delay for rescheduling job '" + jobId + "' of topic '" + topic
+					+ "' must not be negative, was " + delay);
+		}
+		long due = this.store.reschedule(topic, jobId, delay);
+		if (due >= 0 && !delay.isZero()) {
+			this.dueTimeListener.jobScheduled(topic, due);
+		}
+		return due >= 0;
+	}
+
+	@Override
+	public Optional<JobInfo> find(String topic, String jobId) {
+		return this.store.find(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId));
+	}
+
+	@Override
+	public TopicStats stats(String topic) {
+		return this.store.stats(JobConstraints.checkTopic(topic));
+	}
+
+	@Override
+	public Set<String> topics() {
+		return this.store.topics();
+	}
+
+	@Override
+	public List<JobInfo> deadJobs(String topic, int offset, int count) {
+		JobConstraints.checkTopic(topic);
+		if (offset < 0 || count < 0) {
+			throw new InvalidJobException("Offset and count must not be negative, were " + offset + " and " + count);
+		}
+		return (count == 0) ? List.of() : this.store.deadJobs(topic, offset, count);
+	}
+
+	@Override
+	public long requeueDead(String topic) {
+		return this.store.requeueDead(JobConstraints.checkTopic(topic), null);
+	}
+
+	@Override
+	public boolean requeueDead(String topic, String jobId) {
+		return this.store.requeueDead(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId)) == 1;
+	}
+
+	@Override
+	public long purgeDead(String topic) {
+		return this.store.purgeDead(JobConstraints.checkTopic(topic), null);
+	}
+
+	private static final class Prepared {
+
+		private final String topic;
+
+		private String id;
+
+		private final boolean generatedId;
+
+		private final String due;
+
+		private final String tail;
+
+		Prepared(String topic, String id, boolean generatedId, String due, String tail) {
+			this.topic = topic;
+			this.id = id;
+			this.generatedId = generatedId;
+			this.due = due;
+			this.tail = tail;
+		}
+
+		String topic() {
+			return this.topic;
+		}
+
+		String id() {
+			return this.id;
+		}
+
+		boolean generatedId() {
+			return this.generatedId;
+		}
+
+		JobStore.EncodedJob encoded() {
+			return new JobStore.EncodedJob(this.id, this.due, this.tail);
+		}
+
+	}
+
+}

@@ -1,0 +1,55 @@
+package io.github.delayqueue.core;
+
+import java.util.List;
+
+/**
+ * Thrown when a job is sent with an id that the topic still holds (delayed, ready,
+ * running or dead). The job already stored is left unchanged.
+ *
+ * @author delayqueue contributors
+ */
+public class DuplicateJobException extends DelayQueueException {
+
+	private final String topic;
+
+	private final List<String> jobIds;
+
+	/**
+	 * Create an exception for ids that a topic already holds.
+	 * @param topic the topic
+	 * @param jobIds the refused ids
+	 * @param message the full message
+	 */
+	public DuplicateJobException(String topic, List<String> jobIds, String message) {
+		super(message);
+		this.topic = topic;
+		this.jobIds = List.copyOf(jobIds);
+	}
+
+	/**
+	 * Create an exception for one id that a topic already holds.
+	 * @param topic the topic
+	 * @param jobId the refused id
+	 */
+	public DuplicateJobException(String topic, String jobId) {
+		this(topic, List.of(jobId),
+				"Topic '" + topic + "' already holds a job with id '" + jobId + "'; the stored job is unchanged");
+	}
+
+	/**
+	 * Return the topic that refused the ids.
+	 * @return the topic
+	 */
+	public String getTopic() {
+		return this.topic;
+	}
+
+	/**
+	 * Return the ids that were refused.
+	 * @return the refused ids
+	 */
+	public List<String> getJobIds() {
+		return this.jobIds;
+	}
+
+}

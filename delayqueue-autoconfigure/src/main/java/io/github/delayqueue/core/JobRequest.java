@@ -1,0 +1,239 @@
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Everything about a job to send, for when the short {@code send} methods are not enough.
+ *
+ * <pre class="code">
+ * JobRequest request = JobRequest.builder("orders.timeout", new OrderTimeout(orderId))
+ *     .id("order-" + orderId)
+ *     .delay(Duration.ofMinutes(30))
+ *     .header("tenant", tenant)
+ *     .ttr(Duration.ofSeconds(10))
+ *     .maxAttempts(3)
+ *     .build();
+ * delayQueue.send(request);
+ * </pre>
+ *
+ * A request is checked when it is sent: an invalid one is refused with an
+ * {@link InvalidJobException} before anything reaches Redis.
+ *
+ * @author delayqueue contributors
+ */
+public final class JobRequest {
+
+	private final String topic;
+
+	private final Object payload;
+
+	private final @Nullable String id;
+
+	private final @Nullable Duration delay;
+
+	private final @Nullable Instant dueAt;
+
+	private final Map<String, String> headers;
+
+	private final @Nullable Duration ttr;
+
+	private final @Nullable Integer maxAttempts;
+
+	private JobRequest(Builder builder) {
+		this.topic = builder.topic;
+		this.payload = builder.payload;
+		this.id = builder.id;
+		this.delay = builder.delay;
+		this.dueAt = builder.dueAt;
+		this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(builder.headers));
+		this.ttr = builder.ttr;
+		this.maxAttempts = builder.maxAttempts;
+	}
+
+	/**
+	 * Start a request for a payload on a topic, due now unless a delay or due time is
+	 * set.
+	 * @param topic the topic
+	 * @param payload the payload, serialized as JSON
+	 * @return a builder
+	 */
+	public static Builder builder(String topic, Object payload) {
+		return new Builder(topic, payload);
+	}
+
+	/**
+	 * Return the topic.
+	 * @return the topic
+	 */
+	public String topic() {
+		return this.topic;
+	}
+
+	/**
+	 * Return the payload.
+	 * @return the payload
+	 */
+	public Object payload() {
+		return this.payload;
+	}
+
+	/**
+	 * Return the id chosen by the caller, or {@code null} to have one generated.
+	 * @return the id or {@code null}
+	 */
+	public @Nullable String id() {
+		return this.id;
+	}
+
+	/**
+	 * Return the delay, or {@code null} when none was set.
+	 * @return the delay or {@code null}
+	 */
+	public @Nullable Duration delay() {
+		return this.delay;
+	}
+
+	/**
+	 * Return the due time, or {@code null} when none was set.
+	 * @return the due time or {@code null}
+	 */
+	public @Nullable Instant dueAt() {
+		return this.dueAt;
+	}
+
+	/**
+	 * Return the headers.
+	 * @return the headers, never {@code null}
+	 */
+	public Map<String, String> headers() {
+		return this.headers;
+	}
+
+	/**
+	 * Return the time to run for this job, or {@code null} for the topic's.
+	 * @return the time to run or {@code null}
+	 */
+	public @Nullable Duration ttr() {
+		return this.ttr;
+	}
+
+	/**
+	 * Return the most deliveries for this job, or {@code null} for the topic's.
+	 * @return the maximum attempts or {@code null}
+	 */
+	public @Nullable Integer maxAttempts() {
+		return this.maxAttempts;
+	}
+
+	@Override
+	public String toString() {
+		return "JobRequest[topic=" + this.topic + ", id=" + this.id + ", delay=" + this.delay + ", dueAt=" + this.dueAt
+				+ "]";
+	}
+
+	/**
+	 * Builds a {@link JobRequest}.
+	 */
+	public static final class Builder {
+
+		private final String topic;
+
+		private final Object payload;
+
+		private @Nullable String id;
+
+		private @Nullable Duration delay;
+
+		private @Nullable Instant dueAt;
+
+		private final Map<String, String> headers = new LinkedHashMap<>();
+
+		private @Nullable Duration ttr;
+
+		private @Nullable Integer maxAttempts;
+
+		private Builder(String topic, Object payload) {
+			this.topic = topic;
+			this.payload = payload;
+		}
+
+		/**
+		 * Use this id instead of a generated one. While the topic holds a job with the
+		 * same id, sending another is refused with a {@link DuplicateJobException}.
+		 * @param id 1 to 256 characters, not blank
+		 * @return this builder
+		 */
+		public Builder id(String id) {
+			this.id = id;
+			return this;
+		}
+
+		/**
+		 * Make the job due after a delay, measured from when Redis receives it.
+		 * @param delay zero or more
+		 * @return this builder
+		 */
+		public Builder delay(Duration delay) {
+			this.delay = delay;
+			return this;
+		}
+
+		/**
+		 * Make the job due at an instant; an instant in the past means now.
+		 * @param dueAt the due time
+		 * @return this builder
+		 */
+		public Builder dueAt(Instant dueAt) {
+			this.dueAt = dueAt;
+			return this;
+		}
+
+		/**
+		 * Add a header that travels with the job to the listener.
+		 * @param name the header name
+		 * @param value the header value
+		 * @return this builder
+		 */
+		public Builder header(String name, String value) {
+			this.headers.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+			return this;
+		}
+
+		/**
+		 * Give this job its own time to run, instead of the topic's.
+		 * @param ttr more than zero
+		 * @return this builder
+		 */
+		public Builder ttr(Duration ttr) {
+			this.ttr = ttr;
+			return this;
+		}
+
+		/**
+		 * Give this job its own maximum number of deliveries, instead of the topic's.
+		 * @param maxAttempts one or more
+		 * @return this builder
+		 */
+		public Builder maxAttempts(int maxAttempts) {
+			this.maxAttempts = maxAttempts;
+			return this;
+		}
+
+		/**
+		 * Build the request.
+		 * @return the request
+		 */
+		public JobRequest build() {
+			return new JobRequest(this);
+		}
+
+	}
+
+}

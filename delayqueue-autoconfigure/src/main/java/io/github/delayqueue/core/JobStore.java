@@ -1,0 +1,272 @@
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Redis side of sending and managing jobs: each method is one script call (or one
+ * pipelined round trip of them), so each change is atomic per topic.
+ *
+ * @author delayqueue contributors
+ */
+public final class JobStore {
+
+	private static final int MANAGEMENT_BATCH = 500;
+
+	private final ScriptRunner scripts;
+
+	private final DelayQueueKeys keys;
+
+	private final JobRecordCodec codec;
+
+	/**
+	 * Create a store.
+	 * @param scripts runs the scripts
+	 * @param keys names the keys
+	 * @param codec decodes stored records
+	 */
+	public JobStore(ScriptRunner scripts, DelayQueueKeys keys, JobRecordCodec codec) {
+		this.scripts = scripts;
+		this.keys = keys;
+		this.codec = codec;
+	}
+
+	/**
+	 * Enqueue several groups of jobs, one script call per group, all in one round trip.
+	 * @param groups the groups, each of one topic
+	 * @return each group's outcome, in order
+	 */
+	public List<EnqueueOutcome> enqueue(List<EnqueueGroup> groups) {
+		List<ScriptRunner.Call> calls = new ArrayList<>(groups.size());
+		for (EnqueueGroup group : groups) {
+			TopicKeys topic = this.keys.topic(group.topic());
+			List<String> args = new ArrayList<>(2 + group.jobs().size() * 3);
+			args.add(this.keys.wakeChannel());
+			args.add(group.topic());
+			for (EncodedJob job : group.jobs()) {
+				args.add(job.id());
+				args.add(job.due());
+				args.add(job.tail());
+			}
+			calls.add(new ScriptRunner.Call(DelayQueueScript.ENQUEUE,
+					List.of(topic.jobs(), topic.delayed(), topic.ready()), args));
+		}
+		List<List<Object>> replies = (calls.size() == 1) ? List.of(this.scripts.run(DelayQueueScript.ENQUEUE,
+				calls.get(0).keys(), calls.get(0).args().toArray(String[]::new))) : this.scripts.runPipelined(calls);
+		List<EnqueueOutcome> outcomes = new ArrayList<>(replies.size());
+		for (List<Object> reply : replies) {
+			if (asLong(reply.get(0)) == 1) {
+				outcomes.add(new EnqueueOutcome(List.of(), asLong(reply.get(1))));
+			}
+			else {
+				outcomes
+					.add(new EnqueueOutcome(reply.subList(1, reply.size()).stream().map(String::valueOf).toList(), -1));
+			}
+		}
+		return outcomes;
+	}
+
+	/**
+	 * Remember a topic in the set of all topics.
+	 * @param topic the topic
+	 */
+	public void registerTopic(String topic) {
+		this.scripts.redis().opsForSet().add(this.keys.topicSet(), topic);
+	}
+
+	/**
+	 * Return every topic remembered.
+	 * @return the topics, sorted
+	 */
+	public Set<String> topics() {
+		Set<String> members = this.scripts.redis().opsForSet().members(this.keys.topicSet());
+		return (members != null) ? new TreeSet<>(members) : Set.of();
+	}
+
+	/**
+	 * Remove a delayed or ready job.
+	 * @param topic the topic
+	 * @param id the job id
+	 * @return whether it was removed
+	 */
+	public boolean cancel(String topic, String id) {
+		TopicKeys k = this.keys.topic(topic);
+		return asLong(this.scripts
+			.run(DelayQueueScript.CANCEL,
+					List.of(k.delayed(), k.ready(), k.claiming(), k.jobs(), k.attempts(), k.errors()), id)
+			.get(0)) == 1;
+	}
+
+	/**
+	 * Give a delayed or ready job a new due time.
+	 * @param topic the topic
+	 * @param id the job id
+	 * @param delay the delay from now
+	 * @return the new due time in epoch ms, or -1 if the job was not delayed or ready
+	 */
+	public long reschedule(String topic, String id, Duration delay) {
+		TopicKeys k = this.keys.topic(topic);
+		List<Object> reply = this.scripts.run(DelayQueueScript.RESCHEDULE,
+				List.of(k.delayed(), k.ready(), k.claiming(), k.jobs()), id, String.valueOf(delay.toMillis()),
+				this.keys.wakeChannel(), topic);
+		return (asLong(reply.get(0)) == 1) ? asLong(reply.get(1)) : -1;
+	}
+
+	/**
+	 * Look a job up.
+	 * @param topic the topic
+	 * @param id the job id
+	 * @return the job, or empty when gone
+	 */
+	public Optional<JobInfo> find(String topic, String id) {
+		TopicKeys k = this.keys.topic(topic);
+		List<Object> reply = this.scripts.run(DelayQueueScript.FIND,
+				List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors()), id);
+		if (reply.isEmpty()) {
+			return Optional.empty();
+		}
+		return Optional.of(info(topic, id, (String) reply.get(0), JobState.valueOf((String) reply.get(1)),
+				(int) asLong(reply.get(2)), (String) reply.get(3)));
+	}
+
+	/**
+	 * Count a topic's jobs per state.
+	 * @param topic the topic
+	 * @return the counts
+	 */
+	public TopicStats stats(String topic) {
+		TopicKeys k = this.keys.topic(topic);
+		List<Object> reply = this.scripts.run(DelayQueueScript.COUNT_STATES,
+				List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead()));
+		return new TopicStats(topic, asLong(reply.get(0)), asLong(reply.get(1)), asLong(reply.get(2)),
+				asLong(reply.get(3)));
+	}
+
+	/**
+	 * Read a page of dead jobs.
+	 * @param topic the topic
+	 * @param offset how many to skip
+	 * @param count how many at most
+	 * @return the jobs
+	 */
+	public List<JobInfo> deadJobs(String topic, int offset, int count) {
+		TopicKeys k = this.keys.topic(topic);
+		List<Object> reply = this.scripts.run(DelayQueueScript.READ_DEAD,
+				List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), String.valueOf(offset), String.valueOf(count));
+		List<JobInfo> jobs = new ArrayList<>(reply.size() / 4);
+		for (int i = 0; i + 3 < reply.size(); i += 4) {
+			jobs.add(info(topic, (String) reply.get(i), (String) reply.get(i + 1), JobState.DEAD,
+					(int) asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
+		}
+		return jobs;
+	}
+
+	/**
+	 * Requeue one dead job, or all of them.
+	 * @param topic the topic
+	 * @param id the job id, or {@code null} for all
+	 * @return how many were requeued
+	 */
+	public long requeueDead(String topic, @Nullable String id) {
+		TopicKeys k = this.keys.topic(topic);
+		List<String> scriptKeys = List.of(k.dead(), k.ready(), k.jobs(), k.attempts());
+		String batch = String.valueOf(MANAGEMENT_BATCH);
+		if (id != null) {
+			return asLong(this.scripts.run(DelayQueueScript.REQUEUE_DEAD, scriptKeys, id, batch).get(0));
+		}
+		long total = 0;
+		long moved;
+		do {
+			moved = asLong(this.scripts.run(DelayQueueScript.REQUEUE_DEAD, scriptKeys, "", batch).get(0));
+			total += moved;
+		}
+		while (moved == MANAGEMENT_BATCH);
+		return total;
+	}
+
+	/**
+	 * Purge dead jobs that died at least a given time ago, in bounded batches.
+	 * @param topic the topic
+	 * @param olderThan the age, or {@code null} for all dead jobs
+	 * @return how many were purged
+	 */
+	public long purgeDead(String topic, @Nullable Duration olderThan) {
+		TopicKeys k = this.keys.topic(topic);
+		List<String> scriptKeys = List.of(k.dead(), k.jobs(), k.attempts(), k.errors());
+		String cutoff = (olderThan != null) ? String.valueOf(olderThan.toMillis()) : "+inf";
+		long total = 0;
+		long purged;
+		do {
+			purged = asLong(
+					this.scripts.run(DelayQueueScript.PURGE_DEAD, scriptKeys, cutoff, String.valueOf(MANAGEMENT_BATCH))
+						.get(0));
+			total += purged;
+		}
+		while (purged == MANAGEMENT_BATCH);
+		return total;
+	}
+
+	private JobInfo info(String topic, String id, String record, JobState state, int attempts, String error) {
+		String lastError = error.isEmpty() ? null : error;
+		if (record.isEmpty()) {
+			return new JobInfo(id, topic, state, attempts, Instant.EPOCH, Instant.EPOCH,
+					(lastError != null) ? lastError : "Job record vanished", Map.of(), "");
+		}
+		try {
+			JobRecord decoded = this.codec.decode(record);
+			return new JobInfo(id, topic, state, attempts, decoded.dueAt(), decoded.createdAt(), lastError,
+					decoded.headers(), decoded.payloadJson());
+		}
+		catch (IllegalArgumentException ex) {
+			return new JobInfo(id, topic, state, attempts, Instant.EPOCH, Instant.EPOCH, ex.getMessage(), Map.of(),
+					record);
+		}
+	}
+
+	static long asLong(Object value) {
+		if (value instanceof Number number) {
+			return number.longValue();
+		}
+		return Long.parseLong(String.valueOf(value));
+	}
+
+	/**
+	 * Jobs of one topic to enqueue in one script call.
+	 *
+	 * @param topic the topic
+	 * @param jobs the jobs
+	 */
+	public record EnqueueGroup(String topic, List<EncodedJob> jobs) {
+
+	}
+
+	/**
+	 * A job ready to be written.
+	 *
+	 * @param id the id
+	 * @param due {@code d<ms>} for a delay or {@code a<ms>} for an epoch time
+	 * @param tail the record's tail from {@link JobRecordCodec#encodeTail}
+	 */
+	public record EncodedJob(String id, String due, String tail) {
+
+	}
+
+	/**
+	 * The outcome of one enqueue call.
+	 *
+	 * @param duplicates ids the topic already held, skipped
+	 * @param earliestDelayedDue earliest due time put in DELAYED, or -1
+	 */
+	public record EnqueueOutcome(List<String> duplicates, long earliestDelayedDue) {
+
+	}
+
+}

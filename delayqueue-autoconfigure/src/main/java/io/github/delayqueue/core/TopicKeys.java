@@ -1,0 +1,44 @@
+package io.github.delayqueue.core;
+
+import java.util.List;
+
+/**
+ * The Redis keys of one topic. They share one hash tag, {@code {prefix:topic}}, so that
+ * every script of a topic runs in a single Redis Cluster slot.
+ *
+ * @param topic the topic
+ * @param jobs hash of job id to job record
+ * @param delayed sorted set of job id to due time (ms)
+ * @param ready list of due job ids, consumed from its right end
+ * @param claiming list of ids a consumer moved out of {@code ready} and is about to claim
+ * @param running sorted set of job id to time-to-run deadline (ms)
+ * @param dead sorted set of job id to time of death (ms)
+ * @param attempts hash of job id to deliveries made
+ * @param errors hash of job id to last error
+ * @author delayqueue contributors
+ */
+public record TopicKeys(String topic, String jobs, String delayed, String ready, String claiming, String running,
+		String dead, String attempts, String errors) {
+
+	/**
+	 * Create the keys of a topic.
+	 * @param prefix the key prefix
+	 * @param topic the topic
+	 * @return the keys
+	 */
+	public static TopicKeys of(String prefix, String topic) {
+		String base = "{" + prefix + ":" + topic + "}:";
+		return new TopicKeys(topic, base + "jobs", base + "delayed", base + "ready", base + "claiming",
+				base + "running", base + "dead", base + "attempts", base + "errors");
+	}
+
+	/**
+	 * Return every key of the topic.
+	 * @return the keys
+	 */
+	public List<String> all() {
+		return List.of(this.jobs, this.delayed, this.ready, this.claiming, this.running, this.dead, this.attempts,
+				this.errors);
+	}
+
+}

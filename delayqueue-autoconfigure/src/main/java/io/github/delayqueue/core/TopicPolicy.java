@@ -1,0 +1,35 @@
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The settings that govern one topic: how long a delivery may run, how many run at once,
+ * how failures are retried and how long dead jobs are kept.
+ *
+ * @param ttr how long a delivery may run before it is delivered again
+ * @param concurrency how many jobs a listener runs at once
+ * @param maxAttempts deliveries in all, the first one included
+ * @param backoff the wait between attempts
+ * @param nonRetryable exception class names that make a job dead at once
+ * @param deadRetention how long dead jobs are kept
+ * @author delayqueue contributors
+ */
+public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff,
+		List<String> nonRetryable, Duration deadRetention) {
+
+	public TopicPolicy {
+		nonRetryable = List.copyOf(nonRetryable);
+	}
+
+	/**
+	 * Return the policy used when nothing is configured.
+	 * @return the default policy
+	 */
+	public static TopicPolicy defaults() {
+		return new TopicPolicy(Duration.ofSeconds(60), 1, 5,
+				new BackoffPolicy(Duration.ofSeconds(1), 2.0, Duration.ofHours(1), Duration.ofMillis(100), List.of()),
+				List.of(), Duration.ofDays(7));
+	}
+
+}

@@ -1,0 +1,93 @@
+package io.github.delayqueue.scheduler;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.delayqueue.core.DelayQueueKeys;
+import io.github.delayqueue.core.DelayQueueScript;
+import io.github.delayqueue.core.ScriptRunner;
+import io.github.delayqueue.core.TopicKeys;
+
+/**
+ * The Redis side of the scheduler: promoting due jobs and requeueing expired deliveries
+ * of a topic in one round trip, handing orphaned claims back, and purging old dead jobs.
+ *
+ * @author delayqueue contributors
+ */
+final class HousekeepingStore {
+
+	private final ScriptRunner scripts;
+
+	private final DelayQueueKeys keys;
+
+	HousekeepingStore(ScriptRunner scripts, DelayQueueKeys keys) {
+		this.scripts = scripts;
+		this.keys = keys;
+	}
+
+	TopicSweep sweep(String topic, int batchSize, int maxAttempts) {
+		TopicKeys k = this.keys.topic(topic);
+		List<List<Object>> replies = this.scripts.runPipelined(List.of(
+				new ScriptRunner.Call(DelayQueueScript.PROMOTE_DUE, List.of(k.delayed(), k.ready()),
+						List.of(String.valueOf(batchSize))),
+				new ScriptRunner.Call(DelayQueueScript.REQUEUE_EXPIRED,
+						List.of(k.running(), k.ready(), k.dead(), k.jobs(), k.attempts(), k.errors()),
+						List.of(String.valueOf(batchSize), String.valueOf(maxAttempts)))));
+		List<Object> promoted = replies.get(0);
+		List<Object> expired = replies.get(1);
+		return new TopicSweep(asInt(promoted.get(0)), asLong(promoted.get(1)), asInt(expired.get(0)),
+				asInt(expired.get(1)), asInt(expired.get(2)), asLong(expired.get(3)), asLong(promoted.get(2)));
+	}
+
+	List<String> claiming(String topic) {
+		List<String> ids = this.scripts.redis().opsForList().range(this.keys.topic(topic).claiming(), 0, -1);
+		return (ids != null) ? ids : List.of();
+	}
+
+	long requeueOrphans(String topic, List<String> ids) {
+		if (ids.isEmpty()) {
+			return 0;
+		}
+		TopicKeys k = this.keys.topic(topic);
+		return asLong(this.scripts
+			.run(DelayQueueScript.REQUEUE_ORPHANS, List.of(k.claiming(), k.ready()), ids.toArray(String[]::new))
+			.get(0));
+	}
+
+	List<String> topics() {
+		var members = this.scripts.redis().opsForSet().members(this.keys.topicSet());
+		return (members != null) ? new ArrayList<>(members) : List.of();
+	}
+
+	private static int asInt(Object value) {
+		return (int) asLong(value);
+	}
+
+	private static long asLong(Object value) {
+		return (value instanceof Number number) ? number.longValue() : Long.parseLong(String.valueOf(value));
+	}
+
+	/**
+	 * What one sweep of a topic did and found.
+	 *
+	 * @param promoted jobs moved from DELAYED to READY
+	 * @param nextDue next due time in DELAYED, or -1
+	 * @param requeued expired deliveries put back to READY
+	 * @param dead expired deliveries with no attempts left, now DEAD
+	 * @param vanished running ids without a record, dropped
+	 * @param nextDeadline next time-to-run deadline in RUNNING, or -1
+	 * @param redisNow the Redis clock at the sweep
+	 */
+	record TopicSweep(int promoted, long nextDue, int requeued, int dead, int vanished, long nextDeadline,
+			long redisNow) {
+
+		long nextEvent() {
+			if (this.nextDue < 0) {
+				return this.nextDeadline;
+			}
+			return (this.nextDeadline < 0) ? this.nextDue : Math.min(this.nextDue, this.nextDeadline);
+		}
+
+	}
+
+}

@@ -1,0 +1,39 @@
+-- enqueue: new jobs enter DELAYED (due later) or READY (due now).
+-- A job's record is "createdMs|dueMs|ttrMs|maxAttempts|headersJson|payloadJson"; this script
+-- prepends the two times, taken from the Redis clock, to the tail the client sends.
+-- A job whose id the topic already holds is skipped and reported; the stored job is unchanged.
+-- KEYS[1] jobs (hash id -> record), KEYS[2] delayed (zset id -> due ms), KEYS[3] ready (list)
+-- ARGV[1] wake channel, ARGV[2] topic, then per job: id, due ('d<ms>' delay or 'a<ms>' epoch ms), record tail
+-- Returns {earliest new delayed due ms or -1, skipped duplicate id, ...}
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local head = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+local earliest = -1
+local out = {-1}
+for i = 3, #ARGV, 3 do
+  local id, due, tail = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  if redis.call('HEXISTS', KEYS[1], id) == 1 then
+    out[#out + 1] = id
+  else
+    local ms = tonumber(string.sub(due, 2))
+    if string.sub(due, 1, 1) == 'd' then
+      ms = now + ms
+    elseif ms < now then
+      ms = now
+    end
+    redis.call('HSET', KEYS[1], id, string.format('%.0f|%.0f|', now, ms) .. tail)
+    if ms <= now then
+      redis.call('LPUSH', KEYS[3], id)
+    else
+      redis.call('ZADD', KEYS[2], ms, id)
+      if earliest < 0 or ms < earliest then
+        earliest = ms
+      end
+    end
+  end
+end
+if earliest >= 0 and ARGV[1] ~= '' and (#head == 0 or earliest < tonumber(head[2])) then
+  redis.call('PUBLISH', ARGV[1], ARGV[2])
+end
+out[1] = earliest
+return out

@@ -1,0 +1,19 @@
+-- purge-dead: DEAD -> gone for jobs that died at or before a cutoff.
+-- KEYS[1] dead, KEYS[2] jobs, KEYS[3] attempts, KEYS[4] errors
+-- ARGV[1] cutoff: '+inf' for all, else an age in ms measured back from the Redis clock
+-- ARGV[2] most jobs to purge
+-- Returns how many jobs were purged
+local cutoff = ARGV[1]
+if cutoff ~= '+inf' then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  cutoff = string.format('%.0f', now - tonumber(cutoff))
+end
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff, 'LIMIT', 0, tonumber(ARGV[2]))
+for _, id in ipairs(ids) do
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('HDEL', KEYS[3], id)
+  redis.call('HDEL', KEYS[4], id)
+end
+return #ids

@@ -1,0 +1,29 @@
+-- requeue-dead: DEAD -> READY with attempts reset and the due time set to now. The last
+-- error is kept for reference.
+-- KEYS[1] dead, KEYS[2] ready, KEYS[3] jobs, KEYS[4] attempts
+-- ARGV[1] id, or '' for the oldest dead jobs, ARGV[2] most jobs to requeue
+-- Returns how many jobs were requeued
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ids
+if ARGV[1] ~= '' then
+  ids = {}
+  if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+    ids[1] = ARGV[1]
+  end
+else
+  ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+end
+for _, id in ipairs(ids) do
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('HDEL', KEYS[4], id)
+  local record = redis.call('HGET', KEYS[3], id)
+  if record then
+    local created, rest = string.match(record, '^(%d+)|%d+|(.*)$')
+    if created then
+      redis.call('HSET', KEYS[3], id, created .. string.format('|%.0f|', now) .. rest)
+    end
+    redis.call('LPUSH', KEYS[2], id)
+  end
+end
+return #ids

@@ -1,0 +1,36 @@
+-- retry: RUNNING -> DELAYED (or READY when the backoff is zero) after a failed delivery
+-- that has attempts left. Fenced by the delivery's attempt number. The new due time is
+-- written into the record so that the next delivery reports it.
+-- KEYS[1] running, KEYS[2] delayed, KEYS[3] ready, KEYS[4] jobs, KEYS[5] attempts, KEYS[6] errors
+-- ARGV[1] id, ARGV[2] attempt, ARGV[3] backoff ms, ARGV[4] error, ARGV[5] wake channel, ARGV[6] topic
+-- Returns {1, due ms} if scheduled, {0, -1} if fenced
+local id = ARGV[1]
+if not redis.call('ZSCORE', KEYS[1], id) or redis.call('HGET', KEYS[5], id) ~= ARGV[2] then
+  return {0, -1}
+end
+local record = redis.call('HGET', KEYS[4], id)
+redis.call('ZREM', KEYS[1], id)
+if not record then
+  redis.call('HDEL', KEYS[5], id)
+  redis.call('HDEL', KEYS[6], id)
+  return {0, -1}
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local delay = tonumber(ARGV[3])
+local due = now + delay
+local created, rest = string.match(record, '^(%d+)|%d+|(.*)$')
+if created then
+  redis.call('HSET', KEYS[4], id, created .. string.format('|%.0f|', due) .. rest)
+end
+redis.call('HSET', KEYS[6], id, ARGV[4])
+if delay <= 0 then
+  redis.call('LPUSH', KEYS[3], id)
+  return {1, now}
+end
+local head = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+redis.call('ZADD', KEYS[2], due, id)
+if ARGV[5] ~= '' and (#head == 0 or due < tonumber(head[2])) then
+  redis.call('PUBLISH', ARGV[5], ARGV[6])
+end
+return {1, due}

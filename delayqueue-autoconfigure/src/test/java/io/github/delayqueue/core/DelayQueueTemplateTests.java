@@ -1,0 +1,328 @@
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.github.delayqueue.test.DelayQueueFixture;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * The producer and management side of {@link DelayQueueTemplate} against a real Redis.
+ */
+@ExtendWith(RedisExtension.class)
+class DelayQueueTemplateTests {
+
+	private DelayQueueFixture fixture;
+
+	private DelayQueueTemplate template;
+
+	@BeforeEach
+	void setUp(RedisTestServer server) {
+		server.flushAll();
+		this.fixture = new DelayQueueFixture(server);
+		this.template = this.fixture.template();
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.fixture.close();
+	}
+
+	@Test
+	void sendsAJobDueNowStraightToReady() {
+		String id = this.template.send("orders", new Order(42, "EUR"));
+
+		JobInfo job = this.template.find("orders", id).orElseThrow();
+		assertThat(job.state()).isEqualTo(JobState.READY);
+		assertThat(job.payloadJson()).isEqualTo("{\"id\":42,\"currency\":\"EUR\"}");
+		assertThat(job.attempts()).isZero();
+		assertThat(job.dueAt()).isEqualTo(job.createdAt());
+		assertThat(this.fixture.redis().opsForList().range("{dq:orders}:ready", 0, -1)).containsExactly(id);
+	}
+
+	@Test
+	void sendsADelayedJobDueAfterItsDelayByTheRedisClock() {
+		long before = this.fixture.redisTimeMillis();
+		String id = this.template.send("orders", new Order(1, "EUR"), Duration.ofMinutes(5));
+		long after = this.fixture.redisTimeMillis();
+
+		JobInfo job = this.template.find("orders", id).orElseThrow();
+		assertThat(job.state()).isEqualTo(JobState.DELAYED);
+		assertThat(job.createdAt().toEpochMilli()).isBetween(before, after);
+		assertThat(Duration.between(job.createdAt(), job.dueAt())).isEqualTo(Duration.ofMinutes(5));
+		assertThat(this.fixture.redis().opsForZSet().score("{dq:orders}:delayed", id))
+			.isEqualTo((double) job.dueAt().toEpochMilli());
+	}
+
+	@Test
+	void sendsAtAnInstantAndTreatsAPastInstantAsNow() {
+		Instant inAnHour = Instant.ofEpochMilli(this.fixture.redisTimeMillis()).plus(Duration.ofHours(1));
+		String later = this.template.sendAt("orders", "later", inAnHour);
+		String past = this.template.sendAt("orders", "past", Instant.parse("2001-01-01T00:00:00Z"));
+
+		assertThat(this.template.find("orders", later).orElseThrow().dueAt()).isEqualTo(inAnHour);
+		JobInfo overdue = this.template.find("orders", past).orElseThrow();
+		assertThat(overdue.state()).isEqualTo(JobState.READY);
+		assertThat(overdue.dueAt()).isEqualTo(overdue.createdAt());
+	}
+
+	@Test
+	void keepsEverythingAJobRequestCarries() {
+		String id = this.template.send(JobRequest.builder("orders", List.of("a|b", "c"))
+			.id("order-7")
+			.delay(Duration.ofSeconds(30))
+			.header("tenant", "acme|eu")
+			.header("trace", "t-1")
+			.ttr(Duration.ofSeconds(9))
+			.maxAttempts(2)
+			.build());
+
+		assertThat(id).isEqualTo("order-7");
+		JobInfo job = this.template.find("orders", "order-7").orElseThrow();
+		assertThat(job.headers()).containsExactlyInAnyOrderEntriesOf(Map.of("tenant", "acme|eu", "trace", "t-1"));
+		assertThat(job.payloadJson()).isEqualTo("[\"a|b\",\"c\"]");
+		JobRecord record = this.fixture.codec()
+			.decode(this.fixture.redis().<String, String>opsForHash().get("{dq:orders}:jobs", "order-7"));
+		assertThat(record.ttr()).isEqualTo(Duration.ofSeconds(9));
+		assertThat(record.maxAttempts()).isEqualTo(2);
+	}
+
+	@Test
+	void generatesShortTimeOrderedUniqueIds() {
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 1000; i++) {
+			ids.add(this.template.send("orders", i));
+		}
+		assertThat(ids).doesNotHaveDuplicates().isSorted().allSatisfy((id) -> assertThat(id).hasSize(16));
+	}
+
+	@Test
+	void refusesADuplicateIdAndLeavesThePendingJobUnchanged() {
+		this.template.send(JobRequest.builder("orders", "first").id("same").delay(Duration.ofHours(1)).build());
+		JobInfo before = this.template.find("orders", "same").orElseThrow();
+
+		assertThatExceptionOfType(DuplicateJobException.class)
+			.isThrownBy(() -> this.template.send(JobRequest.builder("orders", "second").id("same").build()))
+			.withMessageContaining("'same'")
+			.satisfies((ex) -> assertThat(ex.getJobIds()).containsExactly("same"));
+
+		assertThat(this.template.find("orders", "same")).contains(before);
+		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 1, 0, 0, 0));
+	}
+
+	@Test
+	void refusesInvalidInputBeforeWritingAnything() {
+		this.template.setMaxPayloadBytes(64);
+		List<Runnable> invalid = List.of(() -> this.template.send("", "x"), () -> this.template.send("-orders", "x"),
+				() -> this.template.send("orders/eu", "x"), () -> this.template.send("o".repeat(129), "x"),
+				() -> this.template.send(JobRequest.builder("orders", "x").id(" ").build()),
+				() -> this.template.send(JobRequest.builder("orders", "x").id("i".repeat(257)).build()),
+				() -> this.template.send("orders", "x", Duration.ofSeconds(-1)),
+				() -> this.template.send("orders", "x".repeat(100)), () -> this.template.send("orders", null),
+				() -> this.template.send("orders", new Unserializable()),
+				() -> this.template.send(JobRequest.builder("orders", "x").ttr(Duration.ZERO).build()),
+				() -> this.template.send(JobRequest.builder("orders", "x").maxAttempts(0).build()),
+				() -> this.template
+					.send(JobRequest.builder("orders", "x").delay(Duration.ofSeconds(1)).dueAt(Instant.now()).build()),
+				() -> this.template.sendAll(List.of(JobRequest.builder("orders", "a").id("twice").build(),
+						JobRequest.builder("orders", "b").id("twice").build())),
+				() -> this.template.sendAll(List.of(JobRequest.builder("orders", "fine").build(),
+						JobRequest.builder("bad topic", "x").build())));
+		for (Runnable send : invalid) {
+			assertThatExceptionOfType(InvalidJobException.class).isThrownBy(send::run);
+		}
+		assertThat(this.fixture.redis().keys("*")).isEmpty();
+	}
+
+	@Test
+	void namesTheCulpritWhenRefusing() {
+		this.template.setMaxPayloadBytes(10);
+		assertThatExceptionOfType(InvalidJobException.class).isThrownBy(() -> this.template.send("a b", "x"))
+			.withMessageContaining("'a b'");
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.template.send("orders", "far too long"))
+			.withMessageContaining("delayqueue.max-payload-size")
+			.withMessageContaining("14 bytes");
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.template.send("orders", "x", Duration.ofMillis(-5)))
+			.withMessageContaining("PT-0.005S");
+	}
+
+	@Test
+	void sendsABatchInOrderAcrossTopics() {
+		List<JobRequest> requests = new ArrayList<>();
+		for (int i = 0; i < 2500; i++) {
+			requests.add(JobRequest.builder((i % 2 == 0) ? "even" : "odd", i).delay(Duration.ofMinutes(i % 3)).build());
+		}
+		List<String> ids = this.template.sendAll(requests);
+
+		assertThat(ids).hasSize(2500).doesNotHaveDuplicates();
+		assertThat(this.template.find("odd", ids.get(7)).orElseThrow().payloadJson()).isEqualTo("7");
+		TopicStats even = this.template.stats("even");
+		assertThat(even.delayed() + even.ready()).isEqualTo(1250);
+		assertThat(this.template.topics()).containsExactly("even", "odd");
+	}
+
+	@Test
+	void refusesOnlyTheDuplicatesOfABatchAndNamesThem() {
+		this.template.send(JobRequest.builder("a", "old").id("taken").build());
+		assertThatExceptionOfType(DuplicateJobException.class)
+			.isThrownBy(() -> this.template.sendAll(List.of(JobRequest.builder("a", "new").id("taken").build(),
+					JobRequest.builder("a", "other").id("free").build(),
+					JobRequest.builder("b", "x").id("b1").build())))
+			.satisfies((ex) -> assertThat(ex.getJobIds()).containsExactly("taken"));
+		assertThat(this.template.find("a", "free")).isPresent();
+		assertThat(this.template.find("b", "b1")).isPresent();
+		assertThat(this.template.find("a", "taken").orElseThrow().payloadJson()).isEqualTo("\"old\"");
+	}
+
+	@Test
+	void cancelsDelayedAndReadyJobsOnly() {
+		String delayed = this.template.send("orders", "d", Duration.ofHours(1));
+		String ready = this.template.send("orders", "r");
+		String running = this.template.send("orders", "x");
+		claimAll("orders");
+
+		assertThat(this.template.cancel("orders", delayed)).isTrue();
+		assertThat(this.template.cancel("orders", ready)).isFalse();
+		assertThat(this.template.cancel("orders", running)).isFalse();
+		assertThat(this.template.cancel("orders", "missing")).isFalse();
+		assertThat(this.template.find("orders", delayed)).isEmpty();
+		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 2, 0));
+	}
+
+	@Test
+	void cancelsAReadyJob() {
+		String ready = this.template.send("orders", "r");
+		assertThat(this.template.cancel("orders", ready)).isTrue();
+		assertThat(this.fixture.redis().keys("{dq:orders}*")).isEmpty();
+	}
+
+	@Test
+	void reschedulesDelayedAndReadyJobsByTheRedisClock() {
+		String delayed = this.template.send("orders", "d", Duration.ofHours(1));
+		String ready = this.template.send("orders", "r");
+
+		long before = this.fixture.redisTimeMillis();
+		assertThat(this.template.reschedule("orders", delayed, Duration.ofSeconds(10))).isTrue();
+		assertThat(this.template.reschedule("orders", ready, Duration.ofMinutes(2))).isTrue();
+
+		JobInfo first = this.template.find("orders", delayed).orElseThrow();
+		assertThat(first.dueAt().toEpochMilli()).isCloseTo(before + 10_000, within(1000L));
+		JobInfo second = this.template.find("orders", ready).orElseThrow();
+		assertThat(second.state()).isEqualTo(JobState.DELAYED);
+		assertThat(second.dueAt().toEpochMilli()).isCloseTo(before + 120_000, within(1000L));
+		assertThat(this.template.reschedule("orders", delayed, Duration.ZERO)).isTrue();
+		assertThat(this.template.find("orders", delayed).orElseThrow().state()).isEqualTo(JobState.READY);
+		assertThat(this.template.reschedule("orders", "missing", Duration.ZERO)).isFalse();
+	}
+
+	@Test
+	void doesNotRescheduleARunningJob() {
+		String id = this.template.send("orders", "x");
+		claimAll("orders");
+		assertThat(this.template.reschedule("orders", id, Duration.ofSeconds(5))).isFalse();
+		assertThat(this.template.find("orders", id).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+	}
+
+	@Test
+	void findsNothingForUnknownJobs() {
+		assertThat(this.template.find("orders", "nope")).isEmpty();
+		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 0, 0));
+	}
+
+	@Test
+	void pagesRequeuesAndPurgesDeadJobs() {
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			ids.add(this.template.send("mail", "m" + i));
+		}
+		List<Object> claimed = claimAll("mail");
+		for (int i = 1; i < claimed.size(); i += 3) {
+			bury("mail", (String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "boom " + claimed.get(i));
+		}
+
+		List<JobInfo> page = this.template.deadJobs("mail", 1, 2);
+		assertThat(page).hasSize(2).allSatisfy((job) -> {
+			assertThat(job.state()).isEqualTo(JobState.DEAD);
+			assertThat(job.attempts()).isEqualTo(1);
+			assertThat(job.lastError()).isEqualTo("boom " + job.id());
+		});
+		assertThat(this.template.deadJobs("mail", 0, 10)).extracting(JobInfo::id).containsExactlyElementsOf(ids);
+
+		assertThat(this.template.requeueDead("mail", ids.get(0))).isTrue();
+		assertThat(this.template.requeueDead("mail", ids.get(0))).isFalse();
+		JobInfo requeued = this.template.find("mail", ids.get(0)).orElseThrow();
+		assertThat(requeued.state()).isEqualTo(JobState.READY);
+		assertThat(requeued.attempts()).isZero();
+
+		assertThat(this.template.purgeDead("mail")).isEqualTo(4);
+		assertThat(this.template.stats("mail")).isEqualTo(new TopicStats("mail", 0, 1, 0, 0));
+		assertThat(this.fixture.redis().<String, String>opsForHash().keys("{dq:mail}:jobs"))
+			.containsExactly(ids.get(0));
+		assertThat(this.fixture.redis().<String, String>opsForHash().keys("{dq:mail}:errors"))
+			.containsExactly(ids.get(0));
+	}
+
+	@Test
+	void requeuesManyDeadJobsInBatches() {
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 1200; i++) {
+			ids.add("j" + i);
+		}
+		this.template.sendAll(ids.stream().map((id) -> JobRequest.builder("bulk", id).id(id).build()).toList());
+		List<Object> claimed = claimAll("bulk");
+		for (int i = 1; i < claimed.size(); i += 3) {
+			bury("bulk", (String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "x");
+		}
+		assertThat(this.template.stats("bulk").dead()).isEqualTo(1200);
+		assertThat(this.template.requeueDead("bulk")).isEqualTo(1200);
+		assertThat(this.template.stats("bulk")).isEqualTo(new TopicStats("bulk", 0, 1200, 0, 0));
+	}
+
+	@Test
+	void listsEveryTopicThatHadJobs() {
+		this.template.send("a", 1);
+		this.template.send("b.c", 2, Duration.ofHours(1));
+		assertThat(this.template.topics()).isEqualTo(Set.of("a", "b.c"));
+	}
+
+	private List<Object> claimAll(String topic) {
+		TopicKeys k = this.fixture.keys().topic(topic);
+		return this.fixture.scripts()
+			.run(DelayQueueScript.CLAIM, List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts()), "",
+					"100000", "60000");
+	}
+
+	private void bury(String topic, String id, String attempt, String error) {
+		TopicKeys k = this.fixture.keys().topic(topic);
+		assertThat(this.fixture.scripts()
+			.run(DelayQueueScript.BURY, List.of(k.running(), k.dead(), k.attempts(), k.errors()), id, attempt, error)
+			.get(0)).isEqualTo(1L);
+	}
+
+	record Order(int id, String currency) {
+	}
+
+	static class Unserializable {
+
+		public Object getSelf() {
+			throw new IllegalStateException("cannot be read");
+		}
+
+	}
+
+}

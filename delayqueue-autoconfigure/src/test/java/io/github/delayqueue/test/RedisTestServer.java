@@ -1,0 +1,320 @@
+package io.github.delayqueue.test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A real Redis server for tests: {@code redis-server} from the PATH when present, else
+ * the Redis binary shipped inside the {@code com.github.codemonstur:embedded-redis} jar,
+ * on a free port. Setting {@code DELAYQUEUE_TEST_REDIS_URL} (for example
+ * {@code redis://localhost:6379}) points tests at an existing server instead; that server
+ * is flushed between test classes.
+ */
+public final class RedisTestServer implements AutoCloseable {
+
+	/**
+	 * Environment variable naming an existing server to use instead of starting one.
+	 */
+	public static final String URL_VARIABLE = "DELAYQUEUE_TEST_REDIS_URL";
+
+	private static final String EMBEDDED_BINARY = "redis-server-6.2.6-v5-linux-amd64";
+
+	private static volatile Path binary;
+
+	private final String host;
+
+	private final int port;
+
+	private final List<String> extraArgs;
+
+	private final Path directory;
+
+	private final boolean external;
+
+	private Process process;
+
+	private RedisTestServer(String host, int port, List<String> extraArgs, boolean external) throws IOException {
+		this.host = host;
+		this.port = port;
+		this.extraArgs = List.copyOf(extraArgs);
+		this.external = external;
+		this.directory = Files.createTempDirectory("delayqueue-redis-");
+		this.directory.toFile().deleteOnExit();
+	}
+
+	/**
+	 * Start a server of our own on a free port, or attach to the external one.
+	 * @param extraArgs extra {@code redis-server} arguments, such as
+	 * {@code --appendonly yes}
+	 * @return the running server
+	 */
+	public static RedisTestServer start(String... extraArgs) {
+		try {
+			String url = System.getenv(URL_VARIABLE);
+			if (url != null && !url.isBlank() && extraArgs.length == 0) {
+				URI uri = URI.create(url);
+				return new RedisTestServer(uri.getHost(), (uri.getPort() > 0) ? uri.getPort() : 6379, List.of(), true);
+			}
+			if (!hasBinary() && DockerRedis.isAvailable()) {
+				return new RedisTestServer(DockerRedis.host(), DockerRedis.port(), List.of(), true);
+			}
+			RedisTestServer server = new RedisTestServer("127.0.0.1", freePort(), List.of(extraArgs), false);
+			server.startProcess();
+			return server;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot start a Redis server for tests", ex);
+		}
+	}
+
+	/**
+	 * Start a server that its test may stop, kill and restart: never the external one.
+	 * @param extraArgs extra {@code redis-server} arguments
+	 * @return the running server
+	 */
+	public static RedisTestServer startDedicated(String... extraArgs) {
+		List<String> args = new ArrayList<>(List.of(extraArgs));
+		args.add("--dbfilename");
+		args.add("dump.rdb");
+		return start(args.toArray(String[]::new));
+	}
+
+	public String host() {
+		return this.host;
+	}
+
+	public int port() {
+		return this.port;
+	}
+
+	/**
+	 * Return whether this is the server named by {@link #URL_VARIABLE}.
+	 * @return {@code true} for an external server
+	 */
+	public boolean isExternal() {
+		return this.external;
+	}
+
+	/**
+	 * Create a started connection factory for this server; the caller destroys it.
+	 * @return the factory
+	 */
+	public LettuceConnectionFactory connectionFactory() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.host, this.port));
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	/**
+	 * Send one command and return the raw reply, bypassing every client library.
+	 * @param args the command and its arguments
+	 * @return the reply as text
+	 */
+	public String command(String... args) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(this.host, this.port), 2000);
+			socket.setSoTimeout(5000);
+			StringBuilder request = new StringBuilder("*" + args.length + "\r\n");
+			for (String arg : args) {
+				request.append('$')
+					.append(arg.getBytes(StandardCharsets.UTF_8).length)
+					.append("\r\n")
+					.append(arg)
+					.append("\r\n");
+			}
+			OutputStream out = socket.getOutputStream();
+			out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+			out.flush();
+			InputStream in = socket.getInputStream();
+			byte[] buffer = new byte[65536];
+			int read = in.read(buffer);
+			return (read > 0) ? new String(buffer, 0, read, StandardCharsets.UTF_8) : "";
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Redis command " + String.join(" ", args) + " failed", ex);
+		}
+	}
+
+	/**
+	 * Return whether the server answers a PING.
+	 * @return {@code true} if it does
+	 */
+	public boolean isUp() {
+		try {
+			return command("PING").startsWith("+PONG");
+		}
+		catch (IllegalStateException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * Delete all data.
+	 */
+	public void flushAll() {
+		command("FLUSHALL");
+	}
+
+	/**
+	 * Stop the server gracefully, as {@code SIGTERM} does.
+	 */
+	public void stop() {
+		requireOwn();
+		if (this.process != null) {
+			this.process.destroy();
+			waitFor(this.process);
+			this.process = null;
+		}
+	}
+
+	/**
+	 * Kill the server at once, as {@code kill -9} does.
+	 */
+	public void kill() {
+		requireOwn();
+		if (this.process != null) {
+			this.process.destroyForcibly();
+			waitFor(this.process);
+			this.process = null;
+		}
+	}
+
+	/**
+	 * Start the server again on the same port and directory, so that persisted data
+	 * returns.
+	 */
+	public void restart() {
+		requireOwn();
+		if (this.process == null) {
+			startProcess();
+		}
+	}
+
+	@Override
+	public void close() {
+		if (!this.external && this.process != null) {
+			this.process.destroyForcibly();
+			waitFor(this.process);
+			this.process = null;
+		}
+	}
+
+	private void requireOwn() {
+		if (this.external) {
+			throw new IllegalStateException("The external test Redis server cannot be stopped or restarted");
+		}
+	}
+
+	private void startProcess() {
+		List<String> command = new ArrayList<>(
+				List.of(binary().toString(), "--port", String.valueOf(this.port), "--bind", "127.0.0.1", "--save", "",
+						"--appendonly", "no", "--dir", this.directory.toString(), "--protected-mode", "no"));
+		command.addAll(this.extraArgs);
+		try {
+			Process started = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(this.directory.resolve("redis.log").toFile())
+				.start();
+			this.process = started;
+			Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+			while (!isUp()) {
+				if (!started.isAlive()) {
+					throw new IllegalStateException(
+							"Redis exited: " + Files.readString(this.directory.resolve("redis.log")));
+				}
+				if (System.nanoTime() > deadline) {
+					throw new IllegalStateException("Redis did not answer on port " + this.port);
+				}
+				started.waitFor(20, TimeUnit.MILLISECONDS);
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot start " + command, ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static void waitFor(Process process) {
+		try {
+			process.waitFor(Duration.ofSeconds(20).toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static boolean hasBinary() {
+		try {
+			binary();
+			return true;
+		}
+		catch (IllegalStateException ex) {
+			return false;
+		}
+	}
+
+	static synchronized Path binary() {
+		if (binary != null) {
+			return binary;
+		}
+		for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+			Path candidate = Path.of(dir, "redis-server");
+			if (Files.isExecutable(candidate)) {
+				binary = candidate;
+				return binary;
+			}
+		}
+		String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+		String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+		String resource = EMBEDDED_BINARY;
+		if (!os.contains("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
+			resource = os.contains("mac") ? (arch.contains("aarch64") ? "redis-server-6.2.6-v5-darwin-arm64"
+					: "redis-server-6.2.6-v5-darwin-amd64") : "redis-server-6.2.7-linux-arm64";
+		}
+		try (InputStream in = RedisTestServer.class.getClassLoader().getResourceAsStream(resource)) {
+			if (in == null) {
+				throw new IllegalStateException("No redis-server on the PATH and no " + resource
+						+ " in the embedded-redis jar; set " + URL_VARIABLE + " to a running Redis");
+			}
+			Path target = Files.createTempFile("delayqueue-redis-server-", "");
+			Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+			target.toFile().setExecutable(true);
+			target.toFile().deleteOnExit();
+			binary = target;
+			return binary;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot extract the embedded Redis binary", ex);
+		}
+	}
+
+	static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			socket.setReuseAddress(true);
+			return socket.getLocalPort();
+		}
+	}
+
+}
