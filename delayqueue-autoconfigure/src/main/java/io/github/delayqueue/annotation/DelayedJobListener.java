@@ -1,0 +1,85 @@
+package io.github.delayqueue.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.springframework.core.annotation.AliasFor;
+
+/**
+ * Marks a method as the consumer of one or more topics. When a job is due, the method is
+ * called with the job's payload converted from JSON to the parameter's declared type
+ * (generic types honoured), and/or with a {@link io.github.delayqueue.core.DelayedJob}
+ * that carries the payload and the delivery's details.
+ *
+ * <pre class="code">
+ * &#064;DelayedJobListener("orders.timeout")
+ * void onTimeout(OrderTimeout event) {
+ *     orders.closeIfUnpaid(event.orderId());
+ * }
+ *
+ * &#064;DelayedJobListener(topics = { "mail.vip", "mail" }, concurrency = "${mail.workers:4}")
+ * void mail(DelayedJob&lt;Mail&gt; job) {
+ *     mailer.send(job.payload());
+ * }
+ * </pre>
+ *
+ * <p>
+ * Returning normally acknowledges the job, which is then deleted. Throwing schedules a
+ * retry after the topic's backoff until {@code max-attempts} deliveries were made, then
+ * the job is dead. A {@link io.github.delayqueue.core.NonRetryableJobException}, or an
+ * exception listed under {@code retry.non-retryable}, makes it dead at once; a
+ * {@link io.github.delayqueue.core.RetryJobException} sets the wait before the next
+ * attempt. A payload that cannot be converted makes the job dead at once with the
+ * conversion error as its last error.
+ *
+ * <p>
+ * With several topics, a ready job of an earlier topic is always taken before one of a
+ * later topic. A method that cannot be served (no topic, a bad topic name, two payload
+ * parameters) fails application start-up with a message naming the method.
+ *
+ * @author delayqueue contributors
+ */
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface DelayedJobListener {
+
+	/**
+	 * Alias for {@link #topics()}.
+	 * @return the topics
+	 */
+	@AliasFor("topics")
+	String[] value() default {};
+
+	/**
+	 * The topics to consume, highest priority first; {@code ${...}} placeholders are
+	 * resolved.
+	 * @return the topics
+	 */
+	@AliasFor("value")
+	String[] topics() default {};
+
+	/**
+	 * The listener's id, unique in the application; by default the bean's class and the
+	 * method's name.
+	 * @return the id
+	 */
+	String id() default "";
+
+	/**
+	 * How many jobs run at once; placeholders are resolved. By default the first topic's
+	 * {@code concurrency} property.
+	 * @return the concurrency, as text
+	 */
+	String concurrency() default "";
+
+	/**
+	 * Whether the listener starts with the application; placeholders are resolved.
+	 * @return {@code "true"} or {@code "false"}
+	 */
+	String autoStartup() default "true";
+
+}
