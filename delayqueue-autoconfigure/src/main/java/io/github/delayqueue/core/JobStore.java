@@ -63,13 +63,8 @@ public final class JobStore {
 				calls.get(0).keys(), calls.get(0).args().toArray(String[]::new))) : this.scripts.runPipelined(calls);
 		List<EnqueueOutcome> outcomes = new ArrayList<>(replies.size());
 		for (List<Object> reply : replies) {
-			if (asLong(reply.get(0)) == 1) {
-				outcomes.add(new EnqueueOutcome(List.of(), asLong(reply.get(1))));
-			}
-			else {
-				outcomes
-					.add(new EnqueueOutcome(reply.subList(1, reply.size()).stream().map(String::valueOf).toList(), -1));
-			}
+			List<String> duplicates = reply.subList(1, reply.size()).stream().map(String::valueOf).toList();
+			outcomes.add(new EnqueueOutcome(duplicates, asLong(reply.get(0))));
 		}
 		return outcomes;
 	}

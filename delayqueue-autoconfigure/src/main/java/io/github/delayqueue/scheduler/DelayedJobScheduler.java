@@ -45,7 +45,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private static final Log logger = LogFactory.getLog(DelayedJobScheduler.class);
 
-	private static final long ORPHAN_CHECK_NANOS = TimeUnit.SECONDS.toNanos(30);
+	private long orphanCheckNanos = TimeUnit.SECONDS.toNanos(30);
 
 	private static final long DEAD_PURGE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
@@ -108,6 +108,16 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 */
 	public void setEventListener(JobEventListener eventListener) {
 		this.eventListener = eventListener;
+	}
+
+	/**
+	 * Set how often ids left in claiming lists are looked for. An id seen in two checks
+	 * in a row belongs to a consumer that died between moving it and claiming it, and is
+	 * put back to READY; claims normally complete in milliseconds.
+	 * @param interval the interval between two checks
+	 */
+	public void setOrphanCheckInterval(Duration interval) {
+		this.orphanCheckNanos = interval.toNanos();
 	}
 
 	/**
@@ -174,7 +184,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			this.running = true;
 			long now = System.nanoTime();
 			this.nextTopicRefresh = now;
-			this.nextOrphanCheck = now + ORPHAN_CHECK_NANOS;
+			this.nextOrphanCheck = now + this.orphanCheckNanos;
 			this.nextDeadPurge = now;
 			Thread worker = new Thread(this::run, "delayqueue-scheduler");
 			worker.setDaemon(true);
@@ -263,7 +273,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		}
 		if (now - this.nextOrphanCheck >= 0) {
 			requeueOrphans();
-			this.nextOrphanCheck = now + ORPHAN_CHECK_NANOS;
+			this.nextOrphanCheck = now + this.orphanCheckNanos;
 		}
 		if (now - this.nextDeadPurge >= 0) {
 			purgeOldDeadJobs();
