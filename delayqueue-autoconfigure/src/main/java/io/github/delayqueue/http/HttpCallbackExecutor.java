@@ -126,10 +126,10 @@ public class HttpCallbackExecutor {
 			if (isTimeout(ex)) {
 				throw new HttpCallbackException(target + " timed out after " + callback.timeout(), 0, ex);
 			}
-			throw new HttpCallbackException(target + " failed: " + rootMessage(ex), 0, ex);
+			throw new HttpCallbackException(target + " failed: " + causeMessage(ex), 0, ex);
 		}
 		catch (RestClientException ex) {
-			throw new HttpCallbackException(target + " failed: " + rootMessage(ex), 0, ex);
+			throw new HttpCallbackException(target + " failed: " + causeMessage(ex), 0, ex);
 		}
 	}
 
@@ -223,13 +223,12 @@ public class HttpCallbackExecutor {
 		return false;
 	}
 
-	private static String rootMessage(Throwable ex) {
-		Throwable root = ex;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return (root.getMessage() != null) ? root.getClass().getSimpleName() + ": " + root.getMessage()
-				: root.getClass().getSimpleName();
+	// The first cause below Spring's wrapper names the failure (ConnectException,
+	// SSLHandshakeException, UnresolvedAddressException ...); deeper ones rarely help.
+	private static String causeMessage(RestClientException ex) {
+		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+		String name = cause.getClass().getSimpleName();
+		return (cause.getMessage() != null) ? name + ": " + cause.getMessage() : name;
 	}
 
 	private RestClient client(Duration timeout) {
