@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.client.RestClient;
 
@@ -29,7 +30,13 @@ public final class DelayQueueHttpCallbackAutoConfiguration {
 	@ConditionalOnMissingBean
 	HttpCallbackValidator delayQueueHttpCallbackValidator(DelayQueueProperties properties) {
 		DelayQueueProperties.HttpCallback httpCallback = properties.getHttpCallback();
-		return new HttpCallbackValidator(httpCallback.getTopic(), httpCallback.getAllowedHosts());
+		try {
+			return new HttpCallbackValidator(httpCallback.getTopic(), httpCallback.getAllowedHosts());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidConfigurationPropertyValueException("delayqueue.http-callback.allowed-hosts",
+					httpCallback.getAllowedHosts(), ex.getMessage());
+		}
 	}
 
 	@Bean

@@ -115,7 +115,7 @@ public final class HttpTestServer implements AutoCloseable {
 			String path = exchange.getRequestURI().getPath();
 			String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
 			this.requests.add(new Request(exchange.getRequestMethod(), path, exchange.getRequestURI().getRawQuery(),
-					Map.copyOf(exchange.getRequestHeaders()), body));
+					Map.copyOf(exchange.getRequestHeaders()), body, System.nanoTime()));
 			Response response = next(path);
 			if (response.status() < 0) {
 				awaitClosing();
@@ -160,9 +160,10 @@ public final class HttpTestServer implements AutoCloseable {
 	 * @param query the raw query, or {@code null}
 	 * @param headers the headers; the JDK server capitalizes their names
 	 * @param body the body as UTF-8
+	 * @param receivedNanos when it arrived, by {@link System#nanoTime()}
 	 */
 	public record Request(String method, String path, @Nullable String query, Map<String, List<String>> headers,
-			String body) {
+			String body, long receivedNanos) {
 
 		public @Nullable String header(String name) {
 			return this.headers.entrySet()
