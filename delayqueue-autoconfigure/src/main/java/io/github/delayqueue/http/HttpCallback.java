@@ -225,6 +225,10 @@ public record HttpCallback(String url, String method, Map<String, String> header
 			throw new InvalidJobException("HTTP callback URL '" + describe(url) + "' has no host"
 					+ ((uri.getRawAuthority() != null) ? " that is a valid host name" : ""));
 		}
+		if (uri.getPort() == 0 || uri.getPort() > 65535) {
+			throw new InvalidJobException(
+					"HTTP callback URL '" + describe(url) + "' has port " + uri.getPort() + ", not 1 to 65535");
+		}
 		if (uri.getRawUserInfo() != null) {
 			throw new InvalidJobException("HTTP callback URL '" + scheme + "://" + uri.getHost()
 					+ "...' must not carry user information; send credentials in an Authorization header");

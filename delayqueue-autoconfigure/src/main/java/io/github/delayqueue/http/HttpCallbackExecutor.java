@@ -131,6 +131,11 @@ public class HttpCallbackExecutor {
 		catch (RestClientException ex) {
 			throw new HttpCallbackException(target + " failed: " + causeMessage(ex), 0, ex);
 		}
+		catch (IllegalArgumentException ex) {
+			// The HTTP client refused the request itself: the same request would be
+			// refused again.
+			throw new NonRetryableJobException(target + " cannot be sent: " + ex.getMessage(), ex);
+		}
 	}
 
 	private void handle(String target, ClientHttpResponse response) throws IOException {

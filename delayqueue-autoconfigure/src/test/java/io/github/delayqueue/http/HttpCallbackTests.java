@@ -90,6 +90,13 @@ class HttpCallbackTests {
 	}
 
 	@Test
+	void refusesAPortOutOfRange() {
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> HttpCallback.get("http://a.example:70000/").build())
+			.withMessage("HTTP callback URL 'http://a.example:70000/' has port 70000, not 1 to 65535");
+	}
+
+	@Test
 	void refusesUserInformationInTheUrl() {
 		assertThatExceptionOfType(InvalidJobException.class)
 			.isThrownBy(() -> HttpCallback.get("https://user:secret@a.example/").build())
