@@ -111,7 +111,7 @@ public class HttpCallbackExecutor {
 			.uri(uri)
 			.headers((headers) -> callback.headers().forEach(headers::set));
 		if (callback.body() != null) {
-			if (!callback.headers().keySet().stream().anyMatch(HttpHeaders.CONTENT_TYPE::equalsIgnoreCase)) {
+			if (callback.headers().keySet().stream().noneMatch(HttpHeaders.CONTENT_TYPE::equalsIgnoreCase)) {
 				request.header(HttpHeaders.CONTENT_TYPE, "text/plain;charset=UTF-8");
 			}
 			request.body(callback.body().getBytes(StandardCharsets.UTF_8));
