@@ -1,0 +1,45 @@
+package io.github.delayqueue.http;
+
+import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.InvalidJobException;
+import io.github.delayqueue.core.NonRetryableJobException;
+
+/**
+ * The built-in listener of HTTP callback jobs: checks the host against the allow-list as
+ * it is now, since configuration may have changed since the job was sent, then performs
+ * the call.
+ *
+ * @author delayqueue contributors
+ */
+public class HttpCallbackListener {
+
+	private final HttpCallbackValidator validator;
+
+	private final HttpCallbackExecutor executor;
+
+	/**
+	 * Create a listener.
+	 * @param validator checks the host
+	 * @param executor performs the call
+	 */
+	public HttpCallbackListener(HttpCallbackValidator validator, HttpCallbackExecutor executor) {
+		this.validator = validator;
+		this.executor = executor;
+	}
+
+	/**
+	 * Perform a due callback.
+	 * @param callback the callback
+	 */
+	@DelayedJobListener(topics = "${delayqueue.http-callback.topic:http-callback}")
+	public void call(HttpCallback callback) {
+		try {
+			this.validator.checkAllowed(callback);
+		}
+		catch (InvalidJobException ex) {
+			throw new NonRetryableJobException(ex.getMessage(), ex);
+		}
+		this.executor.execute(callback);
+	}
+
+}
