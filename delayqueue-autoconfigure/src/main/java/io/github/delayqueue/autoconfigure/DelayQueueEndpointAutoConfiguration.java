@@ -1,0 +1,34 @@
+package io.github.delayqueue.autoconfigure;
+
+import io.github.delayqueue.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.actuate.ListenerInfoSource;
+import io.github.delayqueue.core.JobStore;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the {@code delayqueue} Actuator endpoint, created only when the
+ * endpoint is available (enabled and exposed).
+ *
+ * @author delayqueue contributors
+ */
+@AutoConfiguration(after = { DelayQueueAutoConfiguration.class, EndpointAutoConfiguration.class })
+@ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
+@ConditionalOnBean(JobStore.class)
+@ConditionalOnAvailableEndpoint(DelayQueueEndpoint.class)
+public final class DelayQueueEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	DelayQueueEndpoint delayQueueEndpoint(JobStore jobStore, ObjectProvider<ListenerInfoSource> listeners) {
+		return new DelayQueueEndpoint(jobStore, listeners.getIfAvailable(() -> ListenerInfoSource.NONE));
+	}
+
+}

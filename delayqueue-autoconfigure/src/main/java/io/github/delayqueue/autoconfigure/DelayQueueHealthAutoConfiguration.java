@@ -1,0 +1,31 @@
+package io.github.delayqueue.autoconfigure;
+
+import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
+import io.github.delayqueue.core.JobStore;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the {@code delayQueue} health component, switched off with
+ * {@code management.health.delayqueue.enabled=false}.
+ *
+ * @author delayqueue contributors
+ */
+@AutoConfiguration(after = DelayQueueAutoConfiguration.class)
+@ConditionalOnClass(ConditionalOnEnabledHealthIndicator.class)
+@ConditionalOnBean(JobStore.class)
+@ConditionalOnEnabledHealthIndicator("delayqueue")
+public final class DelayQueueHealthAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "delayQueueHealthIndicator")
+	DelayQueueHealthIndicator delayQueueHealthIndicator(JobStore jobStore) {
+		return new DelayQueueHealthIndicator(jobStore);
+	}
+
+}
