@@ -1,9 +1,12 @@
 package io.github.delayqueue.autoconfigure;
 
+import java.util.Map;
+
 import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.DueTimeListener;
+import io.github.delayqueue.core.JobClaims;
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobEventListeners;
 import io.github.delayqueue.core.JobIdGenerator;
@@ -70,9 +73,17 @@ public final class DelayQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	JobClaims delayQueueJobClaims(ScriptRunner scriptRunner, DelayQueueKeys keys) {
+		return new JobClaims(scriptRunner, keys);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	TopicPolicies delayQueueTopicPolicies(DelayQueueProperties properties, Environment environment) {
-		properties.getTopics().putAll(TopicPropertiesBinder.bind(environment));
-		properties.getTopics().keySet().retainAll(TopicPropertiesBinder.bind(environment).keySet());
+		// Replace Boot's map binding, which splits dotted topic names, by one keyed by
+		// full names.
+		Map<String, DelayQueueProperties.TopicProperties> topics = TopicPropertiesBinder.bind(environment);
+		properties.setTopics(topics);
 		return new PropertiesTopicPolicies(properties.getDefaults(), properties.getTopics());
 	}
 

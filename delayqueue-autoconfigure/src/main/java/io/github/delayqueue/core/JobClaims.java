@@ -1,0 +1,176 @@
+package io.github.delayqueue.core;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisListCommands;
+
+/**
+ * The Redis side of consuming jobs: waiting for a ready job, claiming it, and settling
+ * each delivery (acknowledge, retry, bury, release). Settling is fenced by the delivery's
+ * attempt number, so a settlement for an expired delivery changes nothing.
+ *
+ * @author delayqueue contributors
+ */
+public final class JobClaims {
+
+	private final ScriptRunner scripts;
+
+	private final DelayQueueKeys keys;
+
+	/**
+	 * Create the consumer side of the store.
+	 * @param scripts runs the scripts
+	 * @param keys names the keys
+	 */
+	public JobClaims(ScriptRunner scripts, DelayQueueKeys keys) {
+		this.scripts = scripts;
+		this.keys = keys;
+	}
+
+	/**
+	 * Block until a job of a topic is ready, moving its id into the topic's claiming
+	 * list. Runs on the given connection, which must not be shared: the command blocks
+	 * it.
+	 * @param connection a connection of the caller's own
+	 * @param topic the topic
+	 * @param timeout how long Redis waits, whole seconds at least
+	 * @return the id, or {@code null} when the wait timed out
+	 */
+	public @Nullable String awaitReady(RedisConnection connection, String topic, Duration timeout) {
+		TopicKeys k = this.keys.topic(topic);
+		byte[] id = connection.listCommands()
+			.bLMove(bytes(k.ready()), bytes(k.claiming()), RedisListCommands.Direction.RIGHT,
+					RedisListCommands.Direction.LEFT, Math.max(0.01, timeout.toMillis() / 1000.0));
+		return (id != null) ? new String(id, StandardCharsets.UTF_8) : null;
+	}
+
+	/**
+	 * Claim jobs of a topic: the one a consumer moved into the claiming list, if any, and
+	 * up to {@code count} more straight from the ready list.
+	 * @param topic the topic
+	 * @param movedId the id from {@link #awaitReady}, or {@code null}
+	 * @param count most jobs to take from the ready list
+	 * @param ttr the topic's time to run, for jobs without their own
+	 * @return the claimed jobs
+	 */
+	public Claim claim(String topic, @Nullable String movedId, int count, Duration ttr) {
+		TopicKeys k = this.keys.topic(topic);
+		List<Object> reply = this.scripts.run(DelayQueueScript.CLAIM,
+				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts()), (movedId != null) ? movedId : "",
+				String.valueOf(count), String.valueOf(ttr.toMillis()));
+		long now = JobStore.asLong(reply.get(0));
+		List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 1) / 3);
+		for (int i = 1; i + 2 < reply.size(); i += 3) {
+			jobs.add(new ClaimedJob(topic, (String) reply.get(i), (int) JobStore.asLong(reply.get(i + 1)),
+					(String) reply.get(i + 2)));
+		}
+		return new Claim(now, jobs);
+	}
+
+	/**
+	 * Acknowledge a delivery: the job is done and deleted.
+	 * @param job the delivery
+	 * @return {@code false} if the delivery had expired (fenced)
+	 */
+	public boolean ack(ClaimedJob job) {
+		TopicKeys k = this.keys.topic(job.topic());
+		return JobStore.asLong(
+				this.scripts
+					.run(DelayQueueScript.ACK, List.of(k.running(), k.jobs(), k.attempts(), k.errors()), job.id(),
+							String.valueOf(job.attempt()))
+					.get(0)) == 1;
+	}
+
+	/**
+	 * Schedule another attempt after a failed delivery.
+	 * @param job the delivery
+	 * @param delay the wait before the next attempt
+	 * @param error the failure, kept as the last error
+	 * @return the new due time in epoch ms, or -1 if the delivery had expired (fenced)
+	 */
+	public long retry(ClaimedJob job, Duration delay, String error) {
+		TopicKeys k = this.keys.topic(job.topic());
+		List<Object> reply = this.scripts.run(DelayQueueScript.RETRY,
+				List.of(k.running(), k.delayed(), k.ready(), k.jobs(), k.attempts(), k.errors()), job.id(),
+				String.valueOf(job.attempt()), String.valueOf(delay.toMillis()), error, this.keys.wakeChannel(),
+				job.topic());
+		return (JobStore.asLong(reply.get(0)) == 1) ? JobStore.asLong(reply.get(1)) : -1;
+	}
+
+	/**
+	 * Make a delivery's job dead.
+	 * @param job the delivery
+	 * @param error why, kept as the last error
+	 * @return {@code false} if the delivery had expired (fenced)
+	 */
+	public boolean bury(ClaimedJob job, String error) {
+		TopicKeys k = this.keys.topic(job.topic());
+		return JobStore.asLong(
+				this.scripts
+					.run(DelayQueueScript.BURY, List.of(k.running(), k.dead(), k.attempts(), k.errors()), job.id(),
+							String.valueOf(job.attempt()), error)
+					.get(0)) == 1;
+	}
+
+	/**
+	 * Hand a claimed but unstarted delivery back to the front of the ready list,
+	 * uncounted.
+	 * @param job the delivery
+	 * @return {@code false} if the delivery had expired (fenced)
+	 */
+	public boolean release(ClaimedJob job) {
+		TopicKeys k = this.keys.topic(job.topic());
+		return JobStore.asLong(
+				this.scripts
+					.run(DelayQueueScript.RELEASE, List.of(k.running(), k.ready(), k.attempts()), job.id(),
+							String.valueOf(job.attempt()))
+					.get(0)) == 1;
+	}
+
+	/**
+	 * Hand ids that were moved into the claiming list, but will not be claimed, back to
+	 * the front of the ready list.
+	 * @param topic the topic
+	 * @param ids the ids
+	 * @return how many were handed back
+	 */
+	public long unclaim(String topic, List<String> ids) {
+		TopicKeys k = this.keys.topic(topic);
+		return JobStore.asLong(this.scripts
+			.run(DelayQueueScript.REQUEUE_ORPHANS, List.of(k.claiming(), k.ready()), ids.toArray(String[]::new))
+			.get(0));
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * The outcome of a claim.
+	 *
+	 * @param redisNow the Redis clock when the jobs were claimed, in epoch ms
+	 * @param jobs the claimed jobs; an attempt of -1 marks an id whose record vanished
+	 */
+	public record Claim(long redisNow, List<ClaimedJob> jobs) {
+
+	}
+
+	/**
+	 * One delivery of a job.
+	 *
+	 * @param topic the topic
+	 * @param id the job id
+	 * @param attempt the delivery's number, its fencing token
+	 * @param record the stored record
+	 */
+	public record ClaimedJob(String topic, String id, int attempt, String record) {
+
+	}
+
+}

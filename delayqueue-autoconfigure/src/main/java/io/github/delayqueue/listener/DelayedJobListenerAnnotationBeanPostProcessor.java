@@ -1,0 +1,146 @@
+package io.github.delayqueue.listener;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.JobConstraints;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.BeanInitializationException;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Finds {@link DelayedJobListener} methods on every bean, resolves their placeholders,
+ * checks them, and registers each as an endpoint in the
+ * {@link DelayedJobListenerEndpointRegistry}. A method that cannot be served fails
+ * start-up with a message naming it.
+ *
+ * @author delayqueue contributors
+ */
+public class DelayedJobListenerAnnotationBeanPostProcessor implements BeanPostProcessor, BeanFactoryAware {
+
+	private final ObjectProvider<DelayedJobListenerEndpointRegistry> registry;
+
+	private final ObjectProvider<JsonMapper> jsonMapper;
+
+	private final Set<Class<?>> withoutListeners = ConcurrentHashMap.newKeySet();
+
+	private @Nullable ConfigurableBeanFactory beanFactory;
+
+	/**
+	 * Create a post-processor.
+	 * @param registry where endpoints are registered, looked up when first needed
+	 * @param jsonMapper converts payloads, looked up when first needed
+	 */
+	public DelayedJobListenerAnnotationBeanPostProcessor(ObjectProvider<DelayedJobListenerEndpointRegistry> registry,
+			ObjectProvider<JsonMapper> jsonMapper) {
+		this.registry = registry;
+		this.jsonMapper = jsonMapper;
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		if (beanFactory instanceof ConfigurableBeanFactory configurable) {
+			this.beanFactory = configurable;
+		}
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
+		Class<?> type = AopUtils.getTargetClass(bean);
+		if (this.withoutListeners.contains(type)) {
+			return bean;
+		}
+		Map<Method, DelayedJobListener> methods = MethodIntrospector.selectMethods(type,
+				(MethodIntrospector.MetadataLookup<DelayedJobListener>) (method) -> AnnotatedElementUtils
+					.findMergedAnnotation(method, DelayedJobListener.class));
+		if (methods.isEmpty()) {
+			this.withoutListeners.add(type);
+			return bean;
+		}
+		methods.forEach((method, annotation) -> register(bean, method, annotation));
+		return bean;
+	}
+
+	private void register(Object bean, Method method, DelayedJobListener annotation) {
+		String where = "@DelayedJobListener method " + method.toGenericString();
+		List<String> topics = new ArrayList<>();
+		for (String topic : annotation.topics()) {
+			for (String resolved : StringUtils.commaDelimitedListToStringArray(resolve(topic))) {
+				if (!resolved.isBlank()) {
+					topics.add(resolved.trim());
+				}
+			}
+		}
+		if (topics.isEmpty()) {
+			throw new BeanInitializationException(where + " names no topic; set value or topics");
+		}
+		for (String topic : topics) {
+			if (!JobConstraints.isValidTopic(topic)) {
+				throw new BeanInitializationException(where + " names an invalid topic '" + topic
+						+ "': use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit");
+			}
+		}
+		if (topics.size() != Set.copyOf(topics).size()) {
+			throw new BeanInitializationException(where + " names a topic twice: " + topics);
+		}
+		Integer concurrency = null;
+		String concurrencyText = resolve(annotation.concurrency());
+		if (StringUtils.hasText(concurrencyText)) {
+			try {
+				concurrency = Integer.valueOf(concurrencyText.trim());
+			}
+			catch (NumberFormatException ex) {
+				concurrency = 0;
+			}
+			if (concurrency < 1) {
+				throw new BeanInitializationException(
+						where + " has concurrency '" + concurrencyText + "'; it must be a whole number of at least 1");
+			}
+		}
+		ListenerMethodAdapter adapter;
+		try {
+			adapter = ListenerMethodAdapter.of(bean, method,
+					this.jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new BeanInitializationException(where + " cannot be served: " + ex.getMessage());
+		}
+		String id = resolve(annotation.id());
+		if (!StringUtils.hasText(id)) {
+			id = method.getDeclaringClass().getName() + "." + method.getName();
+		}
+		boolean autoStartup = Boolean.parseBoolean(resolve(annotation.autoStartup()).trim());
+		try {
+			this.registry.getObject()
+				.register(new DelayedJobListenerEndpoint(id, topics, concurrency, autoStartup, adapter));
+		}
+		catch (IllegalStateException ex) {
+			throw new BeanInitializationException(where + ": " + ex.getMessage());
+		}
+	}
+
+	private String resolve(String value) {
+		if (this.beanFactory == null || value.isEmpty()) {
+			return value;
+		}
+		String resolved = this.beanFactory.resolveEmbeddedValue(value);
+		return (resolved != null) ? resolved : value;
+	}
+
+}

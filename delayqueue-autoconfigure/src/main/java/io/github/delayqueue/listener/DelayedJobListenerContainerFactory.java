@@ -1,0 +1,103 @@
+package io.github.delayqueue.listener;
+
+import java.time.Duration;
+import java.util.function.Consumer;
+
+import io.github.delayqueue.core.JobClaims;
+import io.github.delayqueue.core.JobEventListener;
+import io.github.delayqueue.core.JobRecordCodec;
+import io.github.delayqueue.core.TopicPolicies;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Creates a {@link DelayedJobListenerContainer} per endpoint and holds what they share.
+ *
+ * @author delayqueue contributors
+ */
+public class DelayedJobListenerContainerFactory {
+
+	private final JobClaims claims;
+
+	private final RedisConnectionFactory connectionFactory;
+
+	private final TopicPolicies policies;
+
+	private final JobRecordCodec codec;
+
+	private final JobEventListener events;
+
+	private final Duration pollTimeout;
+
+	private final Duration shutdownTimeout;
+
+	private final Consumer<String> topicRegistrar;
+
+	/**
+	 * Create a factory.
+	 * @param claims the Redis side of consuming
+	 * @param connectionFactory opens the blocking connections
+	 * @param policies the topics' policies
+	 * @param codec decodes job records
+	 * @param events hears what happens to jobs
+	 * @param pollTimeout server-side timeout of each blocking wait
+	 * @param shutdownTimeout how long a stop waits for running handlers
+	 * @param topicRegistrar told of every topic a listener consumes
+	 */
+	public DelayedJobListenerContainerFactory(JobClaims claims, RedisConnectionFactory connectionFactory,
+			TopicPolicies policies, JobRecordCodec codec, JobEventListener events, Duration pollTimeout,
+			Duration shutdownTimeout, Consumer<String> topicRegistrar) {
+		this.claims = claims;
+		this.connectionFactory = connectionFactory;
+		this.policies = policies;
+		this.codec = codec;
+		this.events = events;
+		this.pollTimeout = pollTimeout;
+		this.shutdownTimeout = shutdownTimeout;
+		this.topicRegistrar = topicRegistrar;
+	}
+
+	/**
+	 * Create the container of an endpoint.
+	 * @param endpoint the endpoint
+	 * @return its container, not started
+	 */
+	public DelayedJobListenerContainer create(DelayedJobListenerEndpoint endpoint) {
+		int concurrency = (endpoint.concurrency() != null) ? endpoint.concurrency()
+				: this.policies.forTopic(endpoint.topics().get(0)).concurrency();
+		return new DelayedJobListenerContainer(endpoint, this, concurrency);
+	}
+
+	JobClaims claims() {
+		return this.claims;
+	}
+
+	RedisConnectionFactory connectionFactory() {
+		return this.connectionFactory;
+	}
+
+	TopicPolicies policies() {
+		return this.policies;
+	}
+
+	JobRecordCodec codec() {
+		return this.codec;
+	}
+
+	JobEventListener events() {
+		return this.events;
+	}
+
+	Duration pollTimeout() {
+		return this.pollTimeout;
+	}
+
+	Duration shutdownTimeout() {
+		return this.shutdownTimeout;
+	}
+
+	void registerTopic(String topic) {
+		this.topicRegistrar.accept(topic);
+	}
+
+}

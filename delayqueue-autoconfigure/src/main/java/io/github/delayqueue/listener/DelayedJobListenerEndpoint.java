@@ -1,0 +1,25 @@
+package io.github.delayqueue.listener;
+
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One listener to run: its id, the topics it consumes in priority order, how many jobs it
+ * runs at once, and the method that handles a job.
+ *
+ * @param id the listener's id, unique in the application
+ * @param topics the topics, highest priority first
+ * @param concurrency how many jobs run at once, or {@code null} for the first topic's
+ * @param autoStartup whether the listener starts with the application
+ * @param method calls the listener method
+ * @author delayqueue contributors
+ */
+public record DelayedJobListenerEndpoint(String id, List<String> topics, @Nullable Integer concurrency,
+		boolean autoStartup, ListenerMethodAdapter method) {
+
+	public DelayedJobListenerEndpoint {
+		topics = List.copyOf(topics);
+	}
+
+}

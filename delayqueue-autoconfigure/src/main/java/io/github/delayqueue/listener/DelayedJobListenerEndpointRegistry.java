@@ -1,0 +1,121 @@
+package io.github.delayqueue.listener;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Holds a {@link DelayedJobListenerContainer} for every registered listener and runs them
+ * with the application context: started once the context is ready, stopped first on
+ * shutdown, all at once so that the shutdown timeout applies to them together.
+ *
+ * @author delayqueue contributors
+ */
+public class DelayedJobListenerEndpointRegistry implements SmartLifecycle {
+
+	/**
+	 * The lifecycle phase: after the scheduler on start, before it on stop.
+	 */
+	public static final int PHASE = Integer.MAX_VALUE - 1000;
+
+	private final DelayedJobListenerContainerFactory containerFactory;
+
+	private final Map<String, DelayedJobListenerContainer> containers = Collections
+		.synchronizedMap(new LinkedHashMap<>());
+
+	private volatile boolean running;
+
+	/**
+	 * Create a registry.
+	 * @param containerFactory creates the containers
+	 */
+	public DelayedJobListenerEndpointRegistry(DelayedJobListenerContainerFactory containerFactory) {
+		this.containerFactory = containerFactory;
+	}
+
+	/**
+	 * Register a listener, starting it at once if the registry runs.
+	 * @param endpoint the listener
+	 * @throws IllegalStateException if a listener with the same id exists
+	 */
+	public void register(DelayedJobListenerEndpoint endpoint) {
+		DelayedJobListenerContainer container = this.containerFactory.create(endpoint);
+		synchronized (this.containers) {
+			if (this.containers.containsKey(endpoint.id())) {
+				throw new IllegalStateException(
+						"Another @DelayedJobListener already has the id '" + endpoint.id() + "'");
+			}
+			this.containers.put(endpoint.id(), container);
+		}
+		if (this.running && container.isAutoStartup()) {
+			container.start();
+		}
+	}
+
+	/**
+	 * Return every listener container.
+	 * @return the containers
+	 */
+	public Collection<DelayedJobListenerContainer> getListenerContainers() {
+		synchronized (this.containers) {
+			return List.copyOf(this.containers.values());
+		}
+	}
+
+	/**
+	 * Return a listener container by its listener's id.
+	 * @param id the id
+	 * @return the container, or {@code null}
+	 */
+	public @Nullable DelayedJobListenerContainer getListenerContainer(String id) {
+		return this.containers.get(id);
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+		for (DelayedJobListenerContainer container : getListenerContainers()) {
+			if (container.isAutoStartup()) {
+				container.start();
+			}
+		}
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		List<Thread> stopping = new ArrayList<>();
+		for (DelayedJobListenerContainer container : getListenerContainers()) {
+			Thread thread = new Thread(container::stop, "delayqueue-stop-" + container.getListenerId());
+			stopping.add(thread);
+			thread.start();
+		}
+		for (Thread thread : stopping) {
+			try {
+				thread.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+}

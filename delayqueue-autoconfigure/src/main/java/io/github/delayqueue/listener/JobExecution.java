@@ -1,0 +1,122 @@
+package io.github.delayqueue.listener;
+
+import java.time.Duration;
+
+import io.github.delayqueue.core.JobClaims;
+import io.github.delayqueue.core.JobClaims.ClaimedJob;
+import io.github.delayqueue.core.JobEventListener;
+import io.github.delayqueue.core.JobRecord;
+import io.github.delayqueue.core.JobRecordCodec;
+import io.github.delayqueue.core.TopicPolicy;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Runs one claimed delivery on a worker thread and settles it: acknowledged when the
+ * handler returns, retried or buried when it throws. A settlement that Redis refuses
+ * because the delivery expired meanwhile changes nothing: the job was already delivered
+ * again.
+ *
+ * @author delayqueue contributors
+ */
+final class JobExecution implements Runnable {
+
+	private static final Log logger = LogFactory.getLog(JobExecution.class);
+
+	private final ClaimedJob job;
+
+	private final long claimedAtRedisMillis;
+
+	private final long claimedAtNanos;
+
+	private final ListenerMethodAdapter method;
+
+	private final TopicPolicy policy;
+
+	private final JobClaims claims;
+
+	private final JobRecordCodec codec;
+
+	private final JobEventListener events;
+
+	JobExecution(ClaimedJob job, long claimedAtRedisMillis, long claimedAtNanos, ListenerMethodAdapter method,
+			TopicPolicy policy, JobClaims claims, JobRecordCodec codec, JobEventListener events) {
+		this.job = job;
+		this.claimedAtRedisMillis = claimedAtRedisMillis;
+		this.claimedAtNanos = claimedAtNanos;
+		this.method = method;
+		this.policy = policy;
+		this.claims = claims;
+		this.codec = codec;
+		this.events = events;
+	}
+
+	ClaimedJob job() {
+		return this.job;
+	}
+
+	@Override
+	public void run() {
+		String topic = this.job.topic();
+		JobRecord record;
+		try {
+			record = this.codec.decode(this.job.record());
+		}
+		catch (IllegalArgumentException ex) {
+			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' has unreadable data; it is now dead: "
+					+ ex.getMessage());
+			bury(ex.getMessage());
+			return;
+		}
+		long sinceClaimMillis = (System.nanoTime() - this.claimedAtNanos) / 1_000_000;
+		long nowRedis = this.claimedAtRedisMillis + sinceClaimMillis;
+		this.events.jobStarted(topic, Duration.ofMillis(Math.max(0, nowRedis - record.dueAt().toEpochMilli())));
+		long start = System.nanoTime();
+		try {
+			this.method.invoke(topic, this.job.id(), this.job.attempt(), record);
+		}
+		catch (Throwable failure) {
+			failed(record, Duration.ofNanos(System.nanoTime() - start), failure);
+			if (failure instanceof VirtualMachineError error) {
+				throw error;
+			}
+			return;
+		}
+		Duration runTime = Duration.ofNanos(System.nanoTime() - start);
+		if (this.claims.ack(this.job)) {
+			this.events.jobCompleted(topic, runTime);
+		}
+		else {
+			logger.info("Job '" + this.job.id() + "' of topic '" + topic + "' finished after its time to run ("
+					+ this.policy.ttr() + ") elapsed; it was delivered again, so this acknowledgement is ignored");
+		}
+	}
+
+	private void failed(JobRecord record, Duration runTime, Throwable failure) {
+		String topic = this.job.topic();
+		this.events.jobFailed(topic, runTime, failure);
+		FailureDecision decision = FailureDecision.decide(this.policy, record.maxAttempts(), this.job.attempt(),
+				failure);
+		if (decision.retry()) {
+			if (this.claims.retry(this.job, decision.delay(), decision.reason()) >= 0) {
+				this.events.jobRetried(topic);
+				if (logger.isDebugEnabled()) {
+					logger.debug("Job '" + this.job.id() + "' of topic '" + topic + "' failed on attempt "
+							+ this.job.attempt() + "; retrying in " + decision.delay(), failure);
+				}
+			}
+		}
+		else {
+			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' is now dead: " + decision.reason(),
+					(failure instanceof PayloadConversionException) ? null : failure);
+			bury(decision.reason());
+		}
+	}
+
+	private void bury(String reason) {
+		if (this.claims.bury(this.job, reason)) {
+			this.events.jobsDead(this.job.topic(), 1);
+		}
+	}
+
+}

@@ -1,0 +1,141 @@
+package io.github.delayqueue.listener;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+
+import io.github.delayqueue.core.DelayedJob;
+import io.github.delayqueue.core.JobRecord;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Calls one listener method with a job: converts the payload from JSON to the type the
+ * method declares (generic types included) and passes it, a {@link DelayedJob}, or both.
+ *
+ * @author delayqueue contributors
+ */
+public final class ListenerMethodAdapter {
+
+	private final Object bean;
+
+	private final Method method;
+
+	private final int payloadIndex;
+
+	private final int jobIndex;
+
+	private final @Nullable JavaType payloadType;
+
+	private final JsonMapper jsonMapper;
+
+	private ListenerMethodAdapter(Object bean, Method method, int payloadIndex, int jobIndex,
+			@Nullable JavaType payloadType, JsonMapper jsonMapper) {
+		this.bean = bean;
+		this.method = method;
+		this.payloadIndex = payloadIndex;
+		this.jobIndex = jobIndex;
+		this.payloadType = payloadType;
+		this.jsonMapper = jsonMapper;
+		ReflectionUtils.makeAccessible(method);
+	}
+
+	/**
+	 * Create an adapter, checking that the method can be served.
+	 * @param bean the bean
+	 * @param method the method, as declared on the bean's class
+	 * @param jsonMapper converts payloads
+	 * @return the adapter
+	 * @throws IllegalArgumentException naming what is wrong with the method
+	 */
+	public static ListenerMethodAdapter of(Object bean, Method method, JsonMapper jsonMapper) {
+		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+		Type[] parameters = method.getGenericParameterTypes();
+		int payloadIndex = -1;
+		int jobIndex = -1;
+		for (int i = 0; i < parameters.length; i++) {
+			if (method.getParameterTypes()[i] == DelayedJob.class) {
+				if (jobIndex >= 0) {
+					throw new IllegalArgumentException("it declares more than one DelayedJob parameter");
+				}
+				jobIndex = i;
+			}
+			else {
+				if (payloadIndex >= 0) {
+					throw new IllegalArgumentException(
+							"it declares more than one payload parameter; use at most one payload and one DelayedJob");
+				}
+				payloadIndex = i;
+			}
+		}
+		Type target = null;
+		if (payloadIndex >= 0) {
+			target = parameters[payloadIndex];
+		}
+		else if (jobIndex >= 0) {
+			target = (parameters[jobIndex] instanceof ParameterizedType parameterized)
+					? parameterized.getActualTypeArguments()[0] : Object.class;
+		}
+		JavaType payloadType = (target != null) ? jsonMapper.getTypeFactory().constructType(target) : null;
+		return new ListenerMethodAdapter(bean, invocable, payloadIndex, jobIndex, payloadType, jsonMapper);
+	}
+
+	/**
+	 * Return the method.
+	 * @return the method
+	 */
+	public Method getMethod() {
+		return this.method;
+	}
+
+	/**
+	 * Call the method with a job.
+	 * @param topic the topic the job came from
+	 * @param id the job id
+	 * @param attempt the delivery's number
+	 * @param record the job
+	 * @throws PayloadConversionException if the payload does not convert
+	 * @throws Throwable whatever the method throws
+	 */
+	public void invoke(String topic, String id, int attempt, JobRecord record) throws Throwable {
+		Object payload = convert(record.payloadJson());
+		Object[] args = new Object[this.method.getParameterCount()];
+		if (this.payloadIndex >= 0) {
+			args[this.payloadIndex] = payload;
+		}
+		if (this.jobIndex >= 0) {
+			args[this.jobIndex] = new DelayedJob<>(id, topic, payload, attempt, record.dueAt(), record.headers());
+		}
+		try {
+			this.method.invoke(this.bean, args);
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getTargetException();
+		}
+	}
+
+	private @Nullable Object convert(String json) {
+		if (this.payloadType == null) {
+			return null;
+		}
+		try {
+			return this.jsonMapper.readValue(json, this.payloadType);
+		}
+		catch (JacksonException ex) {
+			throw new PayloadConversionException(
+					"Cannot convert payload to " + this.payloadType.toCanonical() + ": " + ex.getOriginalMessage(), ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return this.method.toGenericString();
+	}
+
+}
