@@ -8,8 +8,11 @@ import io.github.delayqueue.core.JobConstraints;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobStore;
 import io.github.delayqueue.core.TopicStats;
+import io.github.delayqueue.listener.DelayedJobListenerContainer;
+import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -47,14 +50,15 @@ public class DelayQueueEndpoint {
 
 	private final JobStore store;
 
-	private final ListenerInfoSource listeners;
+	private final ObjectProvider<DelayedJobListenerEndpointRegistry> listeners;
 
 	/**
 	 * Create the endpoint.
 	 * @param store where jobs are read and changed
-	 * @param listeners describes the listeners of this instance
+	 * @param listeners the registry of this instance's listeners, absent on instances
+	 * that only send jobs
 	 */
-	public DelayQueueEndpoint(JobStore store, ListenerInfoSource listeners) {
+	public DelayQueueEndpoint(JobStore store, ObjectProvider<DelayedJobListenerEndpointRegistry> listeners) {
 		this.store = store;
 		this.listeners = listeners;
 	}
@@ -82,10 +86,12 @@ public class DelayQueueEndpoint {
 	public TopicDescriptor topic(@Selector String topic) {
 		checkTopic(topic);
 		TopicStats stats = this.store.stats(topic);
-		List<ListenerDescriptor> consumers = this.listeners.listeners()
+		DelayedJobListenerEndpointRegistry registry = this.listeners.getIfAvailable();
+		List<ListenerDescriptor> consumers = (registry != null) ? registry.getListenerContainers()
 			.stream()
-			.filter((listener) -> listener.topics().contains(topic))
-			.toList();
+			.filter((container) -> container.getTopics().contains(topic))
+			.map(ListenerDescriptor::of)
+			.toList() : List.of();
 		return new TopicDescriptor(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(), consumers);
 	}
 
@@ -187,6 +193,11 @@ public class DelayQueueEndpoint {
 	 * @param running whether it is started
 	 */
 	public record ListenerDescriptor(String id, List<String> topics, int concurrency, int activeJobs, boolean running) {
+
+		static ListenerDescriptor of(DelayedJobListenerContainer container) {
+			return new ListenerDescriptor(container.getListenerId(), container.getTopics(), container.getConcurrency(),
+					container.getActiveJobs(), container.isRunning());
+		}
 
 	}
 

@@ -1,8 +1,8 @@
 package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.actuate.DelayQueueEndpoint;
-import io.github.delayqueue.actuate.ListenerInfoSource;
 import io.github.delayqueue.core.JobStore;
+import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
@@ -19,7 +19,8 @@ import org.springframework.context.annotation.Bean;
  *
  * @author delayqueue contributors
  */
-@AutoConfiguration(after = { DelayQueueAutoConfiguration.class, EndpointAutoConfiguration.class })
+@AutoConfiguration(after = { DelayQueueAutoConfiguration.class, DelayQueueListenerAutoConfiguration.class,
+		EndpointAutoConfiguration.class })
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnBean(JobStore.class)
 @ConditionalOnAvailableEndpoint(DelayQueueEndpoint.class)
@@ -27,8 +28,9 @@ public final class DelayQueueEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DelayQueueEndpoint delayQueueEndpoint(JobStore jobStore, ObjectProvider<ListenerInfoSource> listeners) {
-		return new DelayQueueEndpoint(jobStore, listeners.getIfAvailable(() -> ListenerInfoSource.NONE));
+	DelayQueueEndpoint delayQueueEndpoint(JobStore jobStore,
+			ObjectProvider<DelayedJobListenerEndpointRegistry> listeners) {
+		return new DelayQueueEndpoint(jobStore, listeners);
 	}
 
 }
