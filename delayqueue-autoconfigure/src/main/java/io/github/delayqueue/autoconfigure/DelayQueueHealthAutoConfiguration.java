@@ -19,11 +19,13 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = DelayQueueAutoConfiguration.class)
 @ConditionalOnClass(ConditionalOnEnabledHealthIndicator.class)
 @ConditionalOnBean(JobStore.class)
-@ConditionalOnEnabledHealthIndicator("delayqueue")
 public final class DelayQueueHealthAutoConfiguration {
 
+	// The switch sits on the bean method: its condition class lives in the health module,
+	// so it may only be read once the class condition above has passed.
 	@Bean
 	@ConditionalOnMissingBean(name = "delayQueueHealthIndicator")
+	@ConditionalOnEnabledHealthIndicator("delayqueue")
 	DelayQueueHealthIndicator delayQueueHealthIndicator(JobStore jobStore) {
 		return new DelayQueueHealthIndicator(jobStore);
 	}

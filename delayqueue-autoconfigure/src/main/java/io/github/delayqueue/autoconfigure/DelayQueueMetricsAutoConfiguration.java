@@ -18,7 +18,9 @@ import org.springframework.context.annotation.Bean;
  *
  * @author delayqueue contributors
  */
-@AutoConfiguration(after = { DelayQueueAutoConfiguration.class, MetricsAutoConfiguration.class }, afterName = {
+// Boot's metrics auto-configurations are named, not referenced: they may be absent.
+@AutoConfiguration(after = DelayQueueAutoConfiguration.class, afterName = {
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class })
