@@ -248,7 +248,6 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 		private static Counter counter(MeterRegistry registry, String topic, String name, String description) {
 			return Counter.builder("delayqueue.jobs." + name)
 				.description(description)
-				.baseUnit("jobs")
 				.tag(TOPIC, topic)
 				.register(registry);
 		}
@@ -263,7 +262,6 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 		private void gauge(MeterRegistry registry, String topic, String state, ToLongFunction<TopicStats> count) {
 			Gauge.builder("delayqueue.queue.size", DelayQueueMetrics.this, (metrics) -> metrics.queueSize(topic, count))
 				.description("Jobs of the topic in the state, read from Redis")
-				.baseUnit("jobs")
 				.tags(TOPIC, topic, "state", state)
 				.strongReference(true)
 				.register(registry);

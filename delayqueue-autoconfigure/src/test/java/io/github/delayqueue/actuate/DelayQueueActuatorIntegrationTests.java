@@ -51,7 +51,9 @@ class DelayQueueActuatorIntegrationTests {
 			.properties("server.port=0", "spring.data.redis.host=" + server.host(),
 					"spring.data.redis.port=" + server.port(), "spring.data.redis.client-type=lettuce",
 					"management.endpoints.web.exposure.include=delayqueue,health,metrics",
-					"management.endpoint.health.show-details=always")
+					"management.endpoint.health.show-details=always", "delayqueue.topics.flaky.retry.max-attempts=2",
+					"delayqueue.topics.flaky.retry.backoff.delay=10ms",
+					"delayqueue.topics.flaky.retry.backoff.jitter=0ms")
 			.run();
 		http = new ActuatorHttp(context.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
 		delayQueue = context.getBean(DelayQueueOperations.class);
@@ -207,6 +209,25 @@ class DelayQueueActuatorIntegrationTests {
 	}
 
 	@Test
+	void countsFailuresRetriesAndDeadJobsOfAFailingListener() {
+		delayQueue.send("flaky", "always fails");
+
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(
+					() -> assertThat(http.get("/metrics/delayqueue.jobs.dead?tag=topic:flaky").measurement("COUNT"))
+						.isEqualTo(1));
+		assertThat(http.get("/metrics/delayqueue.jobs.failed?tag=topic:flaky").measurement("COUNT")).isEqualTo(2);
+		assertThat(http.get("/metrics/delayqueue.jobs.retried?tag=topic:flaky").measurement("COUNT")).isEqualTo(1);
+		assertThat(
+				http.get("/metrics/delayqueue.job.duration?tag=topic:flaky&tag=outcome:failure").measurement("COUNT"))
+			.isEqualTo(2);
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(() -> assertThat(
+					http.get("/metrics/delayqueue.queue.size?tag=topic:flaky&tag=state:dead").measurement("VALUE"))
+				.isEqualTo(1));
+	}
+
+	@Test
 	void reportsHealthWithTheCountsOfEachTopic() {
 		delayQueue.send("healthy", "x", Duration.ofHours(1));
 
@@ -249,6 +270,11 @@ class DelayQueueActuatorIntegrationTests {
 		@DelayedJobListener(topics = "timed", id = "timedListener")
 		void handle(String payload) {
 			this.handled.add(payload);
+		}
+
+		@DelayedJobListener(topics = "flaky", id = "flakyListener")
+		void fail(String payload) {
+			throw new IllegalStateException("Failing on purpose: " + payload);
 		}
 
 		@DelayedJobListener(topics = { "timed.listed", "timed.other" }, id = "listedListener", concurrency = "3")
