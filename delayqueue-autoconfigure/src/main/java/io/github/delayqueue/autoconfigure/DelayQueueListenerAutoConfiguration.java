@@ -44,12 +44,14 @@ public final class DelayQueueListenerAutoConfiguration {
 			RedisConnectionFactory connectionFactory, TopicPolicies policies, JobRecordCodec codec, JobStore store,
 			DelayQueueProperties properties, ObjectProvider<JobEventListener> eventListeners,
 			ObjectProvider<DelayedJobScheduler> scheduler) {
-		return new DelayedJobListenerContainerFactory(claims, connectionFactory, policies, codec,
-				new JobEventListeners(eventListeners.orderedStream().toList()),
+		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, connectionFactory,
+				policies, codec, new JobEventListeners(eventListeners.orderedStream().toList()),
 				properties.getListener().getPollTimeout(), properties.getListener().getShutdownTimeout(), (topic) -> {
 					store.registerTopic(topic);
 					scheduler.ifAvailable((available) -> available.addTopic(topic));
 				});
+		scheduler.ifAvailable(factory::setDueTimeListener);
+		return factory;
 	}
 
 	@Bean

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -18,6 +20,8 @@ import org.springframework.data.redis.connection.RedisListCommands;
  * @author delayqueue contributors
  */
 public final class JobClaims {
+
+	private static final Pattern CLIENT_ID = Pattern.compile("\\bid=(\\d+)");
 
 	private final ScriptRunner scripts;
 
@@ -48,6 +52,34 @@ public final class JobClaims {
 			.bLMove(bytes(k.ready()), bytes(k.claiming()), RedisListCommands.Direction.RIGHT,
 					RedisListCommands.Direction.LEFT, Math.max(0.01, timeout.toMillis() / 1000.0));
 		return (id != null) ? new String(id, StandardCharsets.UTF_8) : null;
+	}
+
+	/**
+	 * Return the Redis client id of the connection that blocking waits run on, so that a
+	 * wait can be ended early with {@link #unblock(long)}.
+	 * @param connection the caller's own connection
+	 * @return the client id, or -1 if it cannot be told
+	 */
+	public long blockingClientId(RedisConnection connection) {
+		// Pipelined commands run on the connection's dedicated native connection, the one
+		// blocking commands use; plain commands may run on a shared one.
+		connection.openPipeline();
+		connection.execute("CLIENT", bytes("INFO"));
+		List<Object> replies = connection.closePipeline();
+		Object info = replies.isEmpty() ? null : replies.get(0);
+		String text = (info instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : String.valueOf(info);
+		Matcher id = CLIENT_ID.matcher(text);
+		return id.find() ? Long.parseLong(id.group(1)) : -1;
+	}
+
+	/**
+	 * End a client's blocking wait now, as if it had timed out: nothing is moved.
+	 * @param clientId the id from {@link #blockingClientId(RedisConnection)}
+	 */
+	public void unblock(long clientId) {
+		this.scripts.redis()
+			.execute((org.springframework.data.redis.core.RedisCallback<Object>) (connection) -> connection
+				.execute("CLIENT", bytes("UNBLOCK"), bytes(String.valueOf(clientId))));
 	}
 
 	/**

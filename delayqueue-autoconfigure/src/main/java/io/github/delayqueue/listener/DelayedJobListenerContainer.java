@@ -59,6 +59,8 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 
 	private final List<Thread> threads = new ArrayList<>();
 
+	private final List<ReadyJobWaiter> waiters = new ArrayList<>();
+
 	DelayedJobListenerContainer(DelayedJobListenerEndpoint endpoint, DelayedJobListenerContainerFactory factory,
 			int concurrency) {
 		this.endpoint = endpoint;
@@ -132,10 +134,13 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 			this.workers = new ThreadPoolExecutor(this.concurrency, this.concurrency, 0, TimeUnit.SECONDS,
 					new LinkedBlockingQueue<>(), new CustomizableThreadFactory(prefix + "-worker-"));
 			this.threads.clear();
+			this.waiters.clear();
 			this.threads.add(thread(prefix + "-poller", this::claimLoop));
 			for (String topic : this.endpoint.topics()) {
-				this.threads.add(thread(prefix + "-waiter-" + topic, new ReadyJobWaiter(topic, this.factory.claims(),
-						this.factory.connectionFactory(), this.factory.pollTimeout(), this)));
+				ReadyJobWaiter waiter = new ReadyJobWaiter(topic, this.factory.claims(),
+						this.factory.connectionFactory(), this.factory.pollTimeout(), this);
+				this.waiters.add(waiter);
+				this.threads.add(thread(prefix + "-waiter-" + topic, waiter));
 			}
 			this.threads.forEach(Thread::start);
 		}
@@ -163,6 +168,7 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 		finally {
 			this.lock.unlock();
 		}
+		this.waiters.forEach(ReadyJobWaiter::wakeUp);
 		join(this.threads, this.factory.pollTimeout().plusSeconds(5));
 		unclaimHandoffs();
 		if (pool != null) {
@@ -200,10 +206,12 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 					this.freeWorkers.release(held - 1);
 					held = 1;
 					String[] handoff = awaitHandoff();
-					if (handoff == null) {
+					if (!this.running) {
 						break;
 					}
-					jobs = executions(this.factory.claims().claim(handoff[0], handoff[1], 0, ttr(handoff[0])));
+					jobs = (handoff != null)
+							? executions(this.factory.claims().claim(handoff[0], handoff[1], 0, ttr(handoff[0])))
+							: claimReady(1);
 				}
 				for (JobExecution job : jobs) {
 					dispatch(job);
@@ -247,6 +255,10 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 
 	private List<JobExecution> executions(Claim claim) {
 		long claimedAt = System.nanoTime();
+		if (!claim.jobs().isEmpty()) {
+			String topic = claim.jobs().get(0).topic();
+			this.factory.dueTimeListener().jobScheduled(topic, claim.redisNow() + ttr(topic).toMillis());
+		}
 		List<JobExecution> executions = new ArrayList<>(claim.jobs().size());
 		for (ClaimedJob job : claim.jobs()) {
 			if (job.attempt() < 0) {
@@ -256,7 +268,7 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 			}
 			executions.add(new JobExecution(job, claim.redisNow(), claimedAt, this.endpoint.method(),
 					this.factory.policies().forTopic(job.topic()), this.factory.claims(), this.factory.codec(),
-					this.factory.events()));
+					this.factory.events(), this.factory.dueTimeListener()));
 		}
 		return executions;
 	}
@@ -297,11 +309,15 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 		try {
 			this.idle = true;
 			this.changed.signalAll();
-			while (this.running && this.handoffs.isEmpty()) {
-				this.changed.await();
+			// Blocking waits are the way jobs arrive, but only a hint: should they fail
+			// for a
+			// while, look for ready jobs anyway now and then.
+			long wait = this.factory.pollTimeout().toNanos() * 5;
+			while (this.running && this.handoffs.isEmpty() && wait > 0) {
+				wait = this.changed.awaitNanos(wait);
 			}
 			this.idle = false;
-			return this.handoffs.pollFirst();
+			return this.running ? this.handoffs.pollFirst() : null;
 		}
 		finally {
 			this.lock.unlock();

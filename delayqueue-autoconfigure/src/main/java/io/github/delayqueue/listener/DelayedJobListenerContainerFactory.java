@@ -3,6 +3,7 @@ package io.github.delayqueue.listener;
 import java.time.Duration;
 import java.util.function.Consumer;
 
+import io.github.delayqueue.core.DueTimeListener;
 import io.github.delayqueue.core.JobClaims;
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobRecordCodec;
@@ -33,6 +34,9 @@ public class DelayedJobListenerContainerFactory {
 
 	private final Consumer<String> topicRegistrar;
 
+	private DueTimeListener dueTimeListener = (topic, dueAt) -> {
+	};
+
 	/**
 	 * Create a factory.
 	 * @param claims the Redis side of consuming
@@ -55,6 +59,15 @@ public class DelayedJobListenerContainerFactory {
 		this.pollTimeout = pollTimeout;
 		this.shutdownTimeout = shutdownTimeout;
 		this.topicRegistrar = topicRegistrar;
+	}
+
+	/**
+	 * Set who hears of time-to-run deadlines and retry due times, typically the local
+	 * scheduler, so that it wakes up for them.
+	 * @param dueTimeListener the listener
+	 */
+	public void setDueTimeListener(DueTimeListener dueTimeListener) {
+		this.dueTimeListener = dueTimeListener;
 	}
 
 	/**
@@ -94,6 +107,10 @@ public class DelayedJobListenerContainerFactory {
 
 	Duration shutdownTimeout() {
 		return this.shutdownTimeout;
+	}
+
+	DueTimeListener dueTimeListener() {
+		return this.dueTimeListener;
 	}
 
 	void registerTopic(String topic) {

@@ -2,6 +2,7 @@ package io.github.delayqueue.listener;
 
 import java.time.Duration;
 
+import io.github.delayqueue.core.DueTimeListener;
 import io.github.delayqueue.core.JobClaims;
 import io.github.delayqueue.core.JobClaims.ClaimedJob;
 import io.github.delayqueue.core.JobEventListener;
@@ -39,8 +40,12 @@ final class JobExecution implements Runnable {
 
 	private final JobEventListener events;
 
+	private final DueTimeListener dueTimeListener;
+
 	JobExecution(ClaimedJob job, long claimedAtRedisMillis, long claimedAtNanos, ListenerMethodAdapter method,
-			TopicPolicy policy, JobClaims claims, JobRecordCodec codec, JobEventListener events) {
+			TopicPolicy policy, JobClaims claims, JobRecordCodec codec, JobEventListener events,
+			DueTimeListener dueTimeListener) {
+		this.dueTimeListener = dueTimeListener;
 		this.job = job;
 		this.claimedAtRedisMillis = claimedAtRedisMillis;
 		this.claimedAtNanos = claimedAtNanos;
@@ -98,8 +103,10 @@ final class JobExecution implements Runnable {
 		FailureDecision decision = FailureDecision.decide(this.policy, record.maxAttempts(), this.job.attempt(),
 				failure);
 		if (decision.retry()) {
-			if (this.claims.retry(this.job, decision.delay(), decision.reason()) >= 0) {
+			long due = this.claims.retry(this.job, decision.delay(), decision.reason());
+			if (due >= 0) {
 				this.events.jobRetried(topic);
+				this.dueTimeListener.jobScheduled(topic, due);
 				if (logger.isDebugEnabled()) {
 					logger.debug("Job '" + this.job.id() + "' of topic '" + topic + "' failed on attempt "
 							+ this.job.attempt() + "; retrying in " + decision.delay(), failure);

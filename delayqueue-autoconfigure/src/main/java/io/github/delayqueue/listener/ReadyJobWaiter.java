@@ -37,6 +37,8 @@ final class ReadyJobWaiter implements Runnable {
 
 	private @Nullable RedisConnection connection;
 
+	private volatile long clientId = -1;
+
 	ReadyJobWaiter(String topic, JobClaims claims, RedisConnectionFactory connectionFactory, Duration pollTimeout,
 			Handoff handoff) {
 		this.topic = topic;
@@ -80,11 +82,29 @@ final class ReadyJobWaiter implements Runnable {
 		if (current == null || current.isClosed()) {
 			current = this.connectionFactory.getConnection();
 			this.connection = current;
+			this.clientId = this.claims.blockingClientId(current);
 		}
 		return current;
 	}
 
+	/**
+	 * End the current blocking wait now, so that a stop does not wait for its timeout.
+	 * Nothing is moved by the ended wait.
+	 */
+	void wakeUp() {
+		long id = this.clientId;
+		if (id >= 0) {
+			try {
+				this.claims.unblock(id);
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not end a blocking wait early", ex);
+			}
+		}
+	}
+
 	private void closeConnection() {
+		this.clientId = -1;
 		RedisConnection current = this.connection;
 		this.connection = null;
 		if (current != null) {
