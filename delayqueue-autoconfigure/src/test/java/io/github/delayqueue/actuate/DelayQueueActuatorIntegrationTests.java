@@ -1,0 +1,287 @@
+package io.github.delayqueue.actuate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueKeys;
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayQueueScript;
+import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.ScriptRunner;
+import io.github.delayqueue.core.TopicKeys;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The {@code delayqueue} endpoint, the meters and the health component of a real web
+ * application on a random port, called over HTTP, against a real Redis.
+ */
+@ExtendWith(RedisExtension.class)
+class DelayQueueActuatorIntegrationTests {
+
+	private static ConfigurableApplicationContext context;
+
+	private static ActuatorHttp http;
+
+	private static DelayQueueOperations delayQueue;
+
+	private static StringRedisTemplate redis;
+
+	@BeforeAll
+	static void startApplication(RedisTestServer server) {
+		context = new SpringApplicationBuilder(ObservedApplication.class)
+			.properties("server.port=0", "spring.data.redis.host=" + server.host(),
+					"spring.data.redis.port=" + server.port(), "spring.data.redis.client-type=lettuce",
+					"management.endpoints.web.exposure.include=delayqueue,health,metrics",
+					"management.endpoint.health.show-details=always", "delayqueue.topics.flaky.retry.max-attempts=2",
+					"delayqueue.topics.flaky.retry.backoff.delay=10ms",
+					"delayqueue.topics.flaky.retry.backoff.jitter=0ms")
+			.run();
+		http = new ActuatorHttp(context.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+		delayQueue = context.getBean(DelayQueueOperations.class);
+		redis = new StringRedisTemplate(
+				context.getBean(org.springframework.data.redis.connection.RedisConnectionFactory.class));
+		redis.afterPropertiesSet();
+	}
+
+	@AfterAll
+	static void stopApplication() {
+		if (context != null) {
+			context.close();
+		}
+	}
+
+	@Test
+	void showsTheCountsOfEveryTopicWithoutPayloads() {
+		delayQueue.send("orders", "secret-order-payload");
+		delayQueue.send("orders", "secret-order-payload", Duration.ofHours(1));
+		delayQueue.send("mail.vip", "secret-mail-payload");
+
+		ActuatorHttp.Response response = http.get("/delayqueue");
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().at("/topics/orders/delayed").asLong()).isEqualTo(1);
+		assertThat(response.json().at("/topics/orders/ready").asLong()).isEqualTo(1);
+		assertThat(response.json().at("/topics/orders/running").asLong()).isZero();
+		assertThat(response.json().at("/topics/orders/dead").asLong()).isZero();
+		assertThat(response.json().path("topics").path("mail.vip").path("ready").asLong()).isEqualTo(1);
+		assertThat(response.body()).doesNotContain("secret");
+	}
+
+	@Test
+	void showsATopicWithTheListenersOfThisInstance() {
+		delayQueue.send("timed.listed", "x", Duration.ofHours(1));
+
+		ActuatorHttp.Response response = http.get("/delayqueue/timed.listed");
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().path("topic").asString()).isEqualTo("timed.listed");
+		assertThat(response.json().path("delayed").asLong()).isEqualTo(1);
+		assertThat(response.json().path("ready").asLong()).isZero();
+		assertThat(response.json().path("listeners")).hasSize(1);
+		assertThat(response.json().at("/listeners/0/id").asString()).isEqualTo("listedListener");
+		assertThat(response.json().at("/listeners/0/concurrency").asInt()).isEqualTo(3);
+		assertThat(response.json().at("/listeners/0/running").asBoolean()).isTrue();
+		assertThat(http.get("/delayqueue/unheard.of").json().path("listeners")).isEmpty();
+	}
+
+	@Test
+	void showsOneJobWithItsPayload() {
+		String id = delayQueue.send(JobRequest.builder("invoices", new Invoice(7, "EUR"))
+			.id("invoice-7")
+			.header("tenant", "acme")
+			.delay(Duration.ofHours(1))
+			.build());
+
+		ActuatorHttp.Response response = http.get("/delayqueue/invoices/" + id);
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().path("id").asString()).isEqualTo("invoice-7");
+		assertThat(response.json().path("topic").asString()).isEqualTo("invoices");
+		assertThat(response.json().path("state").asString()).isEqualTo(JobState.DELAYED.name());
+		assertThat(response.json().path("attempts").asInt()).isZero();
+		assertThat(response.json().at("/headers/tenant").asString()).isEqualTo("acme");
+		assertThat(response.json().path("payloadJson").asString()).isEqualTo("{\"number\":7,\"currency\":\"EUR\"}");
+	}
+
+	@Test
+	void answersNotFoundForAnUnknownJob() {
+		delayQueue.send("invoices", "x");
+
+		assertThat(http.get("/delayqueue/invoices/no-such-job").status()).isEqualTo(404);
+	}
+
+	@Test
+	void refusesAnInvalidTopicName() {
+		assertThat(http.get("/delayqueue/-bad").status()).isEqualTo(400);
+	}
+
+	@Test
+	void cancelsAPendingJob() {
+		String id = delayQueue.send("refunds", "check", Duration.ofMinutes(10));
+		assertThat(redis.opsForZSet().score("{dq:refunds}:delayed", id)).isNotNull();
+
+		ActuatorHttp.Response response = http.delete("/delayqueue/refunds/" + id);
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().path("cancelled").asBoolean()).isTrue();
+		assertThat(redis.opsForZSet().score("{dq:refunds}:delayed", id)).isNull();
+		assertThat(redis.opsForHash().hasKey("{dq:refunds}:jobs", id)).isFalse();
+		assertThat(http.get("/delayqueue/refunds/" + id).status()).isEqualTo(404);
+		assertThat(http.delete("/delayqueue/refunds/" + id).json().path("cancelled").asBoolean()).isFalse();
+	}
+
+	@Test
+	void requeuesDeadJobs() {
+		delayQueue.send("partner.calls", "a");
+		delayQueue.send("partner.calls", "b");
+		buryEverythingReady("partner.calls");
+		assertThat(redis.opsForZSet().zCard("{dq:partner.calls}:dead")).isEqualTo(2);
+
+		ActuatorHttp.Response response = http.post("/delayqueue/partner.calls", "{\"action\":\"requeue-dead\"}");
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().path("requeued").asLong()).isEqualTo(2);
+		assertThat(redis.opsForZSet().zCard("{dq:partner.calls}:dead")).isZero();
+		assertThat(redis.opsForList().size("{dq:partner.calls}:ready")).isEqualTo(2);
+		assertThat(http.get("/delayqueue/partner.calls").json().path("ready").asLong()).isEqualTo(2);
+	}
+
+	@Test
+	void refusesAnUnknownAction() {
+		ActuatorHttp.Response response = http.post("/delayqueue/partner.calls", "{\"action\":\"purge-everything\"}");
+
+		assertThat(response.status()).isEqualTo(400);
+	}
+
+	@Test
+	void countsSentJobsPerTopic() {
+		delayQueue.send("metered", 1);
+		delayQueue.sendAll(List.of(JobRequest.builder("metered", 2).build(),
+				JobRequest.builder("metered", 3).delay(Duration.ofHours(1)).build(),
+				JobRequest.builder("metered.other", 4).build()));
+
+		ActuatorHttp.Response sent = http.get("/metrics/delayqueue.jobs.sent?tag=topic:metered");
+
+		assertThat(sent.status()).isEqualTo(200);
+		assertThat(sent.measurement("COUNT")).isEqualTo(3);
+		assertThat(http.get("/metrics/delayqueue.jobs.sent?tag=topic:metered.other").measurement("COUNT")).isEqualTo(1);
+		assertThat(http.get("/metrics/delayqueue.queue.size?tag=topic:metered&tag=state:ready").measurement("VALUE"))
+			.isEqualTo(2);
+		assertThat(http.get("/metrics/delayqueue.queue.size?tag=topic:metered&tag=state:delayed").measurement("VALUE"))
+			.isEqualTo(1);
+	}
+
+	@Test
+	void recordsLatenessAndDurationOfJobsRunByAListener() {
+		delayQueue.send("timed", "tick", Duration.ofMillis(300));
+
+		TimedJobs jobs = context.getBean(TimedJobs.class);
+		await().atMost(Duration.ofSeconds(20)).until(() -> jobs.handled.contains("tick"));
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(() -> assertThat(
+					http.get("/metrics/delayqueue.jobs.completed?tag=topic:timed").measurement("COUNT"))
+				.isEqualTo(1));
+		ActuatorHttp.Response lateness = http.get("/metrics/delayqueue.job.lateness?tag=topic:timed");
+		assertThat(lateness.measurement("COUNT")).isEqualTo(1);
+		assertThat(lateness.measurement("TOTAL_TIME")).isGreaterThanOrEqualTo(0).isLessThan(10);
+		ActuatorHttp.Response duration = http
+			.get("/metrics/delayqueue.job.duration?tag=topic:timed&tag=outcome:success");
+		assertThat(duration.measurement("COUNT")).isEqualTo(1);
+	}
+
+	@Test
+	void countsFailuresRetriesAndDeadJobsOfAFailingListener() {
+		delayQueue.send("flaky", "always fails");
+
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(
+					() -> assertThat(http.get("/metrics/delayqueue.jobs.dead?tag=topic:flaky").measurement("COUNT"))
+						.isEqualTo(1));
+		assertThat(http.get("/metrics/delayqueue.jobs.failed?tag=topic:flaky").measurement("COUNT")).isEqualTo(2);
+		assertThat(http.get("/metrics/delayqueue.jobs.retried?tag=topic:flaky").measurement("COUNT")).isEqualTo(1);
+		assertThat(
+				http.get("/metrics/delayqueue.job.duration?tag=topic:flaky&tag=outcome:failure").measurement("COUNT"))
+			.isEqualTo(2);
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(() -> assertThat(
+					http.get("/metrics/delayqueue.queue.size?tag=topic:flaky&tag=state:dead").measurement("VALUE"))
+				.isEqualTo(1));
+	}
+
+	@Test
+	void reportsHealthWithTheCountsOfEachTopic() {
+		delayQueue.send("healthy", "x", Duration.ofHours(1));
+
+		ActuatorHttp.Response response = http.get("/health/delayQueue");
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().path("status").asString()).isEqualTo("UP");
+		assertThat(response.json().at("/details/healthy/delayed").asLong()).isEqualTo(1);
+	}
+
+	private static void buryEverythingReady(String topic) {
+		ScriptRunner scripts = context.getBean(ScriptRunner.class);
+		TopicKeys k = context.getBean(DelayQueueKeys.class).topic(topic);
+		List<Object> claimed = scripts.run(DelayQueueScript.CLAIM,
+				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts()), "", "100", "60000");
+		for (int i = 1; i + 2 < claimed.size(); i += 3) {
+			scripts.run(DelayQueueScript.BURY, List.of(k.running(), k.dead(), k.attempts(), k.errors()),
+					(String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "failed for the test");
+		}
+	}
+
+	record Invoice(int number, String currency) {
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class ObservedApplication {
+
+		@Bean
+		TimedJobs timedJobs() {
+			return new TimedJobs();
+		}
+
+	}
+
+	static class TimedJobs {
+
+		final List<String> handled = new CopyOnWriteArrayList<>();
+
+		@DelayedJobListener(topics = "timed", id = "timedListener")
+		void handle(String payload) {
+			this.handled.add(payload);
+		}
+
+		@DelayedJobListener(topics = "flaky", id = "flakyListener")
+		void fail(String payload) {
+			throw new IllegalStateException("Failing on purpose: " + payload);
+		}
+
+		@DelayedJobListener(topics = { "timed.listed", "timed.other" }, id = "listedListener", concurrency = "3")
+		void listed(String payload) {
+			this.handled.add(payload);
+		}
+
+	}
+
+}
