@@ -56,7 +56,8 @@ class DelayQueueAutoConfigurationTests {
 	void backsOffWhenTheApplicationDefinesItsOwnBeans() {
 		this.runner.withUserConfiguration(OwnBeans.class).run((context) -> {
 			assertThat(context).hasSingleBean(DelayQueueOperations.class)
-				.doesNotHaveBean(DelayQueueTemplate.class)
+				.hasBean("ownOperations")
+				.doesNotHaveBean("delayQueueTemplate")
 				.hasSingleBean(DelayedJobScheduler.class)
 				.hasBean("ownScheduler");
 		});
@@ -132,12 +133,13 @@ class DelayQueueAutoConfigurationTests {
 
 	@Test
 	void failsStartUpNamingAnInvalidProperty() {
-		List<String[]> invalid = List.of(new String[] { "delayqueue.defaults.retry.max-attempts=0",
-				"delayqueue.defaults.retry.max-attempts" },
+		List<String[]> invalid = List.of(
+				new String[] { "delayqueue.defaults.retry.max-attempts=0", "delayqueue.defaults.retry.max-attempts" },
 				new String[] { "delayqueue.topics.orders.timeout.ttr=-1s", "delayqueue.topics.orders.timeout.ttr" },
 				new String[] { "delayqueue.topics.mail.retry.backoff.multiplier=0.5",
 						"delayqueue.topics.mail.retry.backoff.multiplier" },
-				new String[] { "delayqueue.defaults.retry.backoff.delay=-5s", "delayqueue.defaults.retry.backoff.delay" },
+				new String[] { "delayqueue.defaults.retry.backoff.delay=-5s",
+						"delayqueue.defaults.retry.backoff.delay" },
 				new String[] { "delayqueue.topics.mail.retry.backoff.schedule=1s,-1s",
 						"delayqueue.topics.mail.retry.backoff.schedule[1]" },
 				new String[] { "delayqueue.defaults.concurrency=0", "delayqueue.defaults.concurrency" },
@@ -152,7 +154,7 @@ class DelayQueueAutoConfigurationTests {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure()).rootCause()
 					.isInstanceOf(InvalidConfigurationPropertyValueException.class)
-					.hasMessageContaining("'" + entry[1] + "'");
+					.hasMessageContaining("Property " + entry[1] + " with value");
 			});
 		}
 	}

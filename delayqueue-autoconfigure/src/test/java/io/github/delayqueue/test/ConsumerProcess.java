@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A consumer running in a JVM of its own, so that a test can kill it with
- * {@code kill -9} while it holds jobs. It runs {@link ConsumerProcessApplication}.
+ * A consumer running in a JVM of its own, so that a test can kill it with {@code kill -9}
+ * while it holds jobs. It runs {@link ConsumerProcessApplication}.
  */
 public final class ConsumerProcess implements AutoCloseable {
 
@@ -46,7 +46,9 @@ public final class ConsumerProcess implements AutoCloseable {
 			for (String property : properties) {
 				command.add("--" + property);
 			}
-			Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(log.toFile())
+				.start();
 			return new ConsumerProcess(process, log);
 		}
 		catch (IOException ex) {

@@ -18,9 +18,9 @@ import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 /**
- * The application {@link ConsumerProcess} runs: a listener on topic {@code consumer.topic}
- * (default {@code kill}) that prints each job it starts and then, in {@code hold} mode,
- * never returns, or in {@code complete} mode, returns at once.
+ * The application {@link ConsumerProcess} runs: a listener on topic
+ * {@code consumer.topic} (default {@code kill}) that prints each job it starts and then,
+ * in {@code hold} mode, never returns, or in {@code complete} mode, returns at once.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
