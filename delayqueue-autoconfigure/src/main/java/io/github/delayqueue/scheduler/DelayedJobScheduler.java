@@ -1,5 +1,6 @@
 package io.github.delayqueue.scheduler;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -72,6 +73,8 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private JobEventListener eventListener = JobEventListeners.none();
 
+	private Clock clock = Clock.systemUTC();
+
 	private volatile long redisOffsetMillis;
 
 	private volatile boolean running;
@@ -111,6 +114,16 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	}
 
 	/**
+	 * Set the wall clock of this instance. It decides nothing: due times come from the
+	 * Redis clock, and this clock is only compared with it to know how long to sleep, so
+	 * an instance whose clock is off by minutes still fires on time.
+	 * @param clock the clock
+	 */
+	public void setClock(Clock clock) {
+		this.clock = clock;
+	}
+
+	/**
 	 * Set how often ids left in claiming lists are looked for. An id seen in two checks
 	 * in a row belongs to a consumer that died between moving it and claiming it, and is
 	 * put back to READY; claims normally complete in milliseconds.
@@ -130,7 +143,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	@Override
 	public void jobScheduled(String topic, long dueAtMillis) {
-		long inMillis = dueAtMillis - (System.currentTimeMillis() + this.redisOffsetMillis);
+		long inMillis = dueAtMillis - (this.clock.millis() + this.redisOffsetMillis);
 		wake(topic, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis)));
 	}
 
@@ -309,7 +322,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		long sentAt = System.nanoTime();
 		HousekeepingStore.TopicSweep sweep = this.store.sweep(topic, this.batchSize, policy.maxAttempts());
 		long receivedAt = System.nanoTime();
-		this.redisOffsetMillis = sweep.redisNow() - System.currentTimeMillis();
+		this.redisOffsetMillis = sweep.redisNow() - this.clock.millis();
 		report(topic, sweep);
 		long next;
 		if (sweep.promoted() >= this.batchSize
