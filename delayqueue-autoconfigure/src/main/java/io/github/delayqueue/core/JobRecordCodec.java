@@ -76,8 +76,8 @@ public final class JobRecordCodec {
 			from = bar + 1;
 		}
 		try {
-			Instant createdAt = Instant.ofEpochMilli(Long.parseLong(record.substring(0, bars[0])));
-			Instant dueAt = Instant.ofEpochMilli(Long.parseLong(record.substring(bars[0] + 1, bars[1])));
+			Instant createdAt = Instant.ofEpochMilli(Long.parseLong(record.substring(0, bars[0]), 36));
+			Instant dueAt = Instant.ofEpochMilli(Long.parseLong(record.substring(bars[0] + 1, bars[1]), 36));
 			String ttr = record.substring(bars[1] + 1, bars[2]);
 			String maxAttempts = record.substring(bars[2] + 1, bars[3]);
 			String headers = record.substring(bars[3] + 1, bars[4]);

@@ -25,7 +25,7 @@ class JobRecordCodecTests {
 	@Test
 	void roundTripsEveryFieldIncludingSeparatorsInHeadersAndPayload() {
 		String tail = this.codec.encodeTail(Duration.ofSeconds(9), 3, Map.of("k|ey", "va|lue"), "\"a|b\"");
-		JobRecord record = this.codec.decode("1000|2000|" + tail);
+		JobRecord record = this.codec.decode("rs|1jk|" + tail);
 		assertThat(record).isEqualTo(new JobRecord(Instant.ofEpochMilli(1000), Instant.ofEpochMilli(2000),
 				Duration.ofSeconds(9), 3, Map.of("k|ey", "va|lue"), "\"a|b\""));
 	}
@@ -34,7 +34,7 @@ class JobRecordCodecTests {
 	void refusesGarbageWithAClearMessage() {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.codec.decode("garbage"))
 			.withMessageContaining("Malformed job record");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.codec.decode("x|y|||||"))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.codec.decode("x!|y|||||"))
 			.withMessageContaining("Malformed job record");
 	}
 

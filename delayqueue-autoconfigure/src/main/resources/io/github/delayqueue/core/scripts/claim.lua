@@ -19,7 +19,7 @@ local function take(id)
     out[#out + 1] = ''
     return
   end
-  local ttr = tonumber(string.match(record, '^%d+|%d+|(%d*)|')) or tonumber(ARGV[3])
+  local ttr = tonumber(string.match(record, '^%w+|%w+|(%d*)|')) or tonumber(ARGV[3])
   local attempt = redis.call('HINCRBY', KEYS[5], id, 1)
   redis.call('ZADD', KEYS[3], now + ttr, id)
   out[#out + 1] = id

@@ -1,10 +1,22 @@
 -- enqueue: new jobs enter DELAYED (due later) or READY (due now).
--- A job's record is "createdMs|dueMs|ttrMs|maxAttempts|headersJson|payloadJson"; this script
--- prepends the two times, taken from the Redis clock, to the tail the client sends.
+-- A job's record is "created|due|ttrMs|maxAttempts|headersJson|payloadJson", the two times in
+-- epoch ms written in base 36 to keep records short; this script prepends them, taken from
+-- the Redis clock, to the tail the client sends.
 -- A job whose id the topic already holds is skipped and reported; the stored job is unchanged.
 -- KEYS[1] jobs (hash id -> record), KEYS[2] delayed (zset id -> due ms), KEYS[3] ready (list)
 -- ARGV[1] wake channel, ARGV[2] topic, then per job: id, due ('d<ms>' delay or 'a<ms>' epoch ms), record tail
 -- Returns {earliest new delayed due ms or -1, skipped duplicate id, ...}
+-- Times in records are base 36; scripts cannot share functions, so each has this one.
+local function base36(n)
+  local digits, s = '0123456789abcdefghijklmnopqrstuvwxyz', ''
+  n = math.floor(n)
+  repeat
+    local d = n % 36
+    s = string.sub(digits, d + 1, d + 1) .. s
+    n = math.floor(n / 36)
+  until n == 0
+  return s
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local head = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
@@ -21,7 +33,7 @@ for i = 3, #ARGV, 3 do
     elseif ms < now then
       ms = now
     end
-    redis.call('HSET', KEYS[1], id, string.format('%.0f|%.0f|', now, ms) .. tail)
+    redis.call('HSET', KEYS[1], id, base36(now) .. '|' .. base36(ms) .. '|' .. tail)
     if ms <= now then
       redis.call('LPUSH', KEYS[3], id)
     else

@@ -18,7 +18,7 @@ for _, id in ipairs(ids) do
     vanished = vanished + 1
   else
     local attempts = tonumber(redis.call('HGET', KEYS[5], id)) or 0
-    local max = tonumber(string.match(record, '^%d+|%d+|%d*|(%d*)|')) or tonumber(ARGV[2])
+    local max = tonumber(string.match(record, '^%w+|%w+|%d*|(%d*)|')) or tonumber(ARGV[2])
     if attempts >= max then
       redis.call('ZADD', KEYS[3], now, id)
       redis.call('HSET', KEYS[6], id, 'Time to run elapsed on attempt ' .. attempts .. ' of ' .. max)

@@ -4,6 +4,17 @@
 -- KEYS[1] running, KEYS[2] delayed, KEYS[3] ready, KEYS[4] jobs, KEYS[5] attempts, KEYS[6] errors
 -- ARGV[1] id, ARGV[2] attempt, ARGV[3] backoff ms, ARGV[4] error, ARGV[5] wake channel, ARGV[6] topic
 -- Returns {1, due ms} if scheduled, {0, -1} if fenced
+-- Times in records are base 36; scripts cannot share functions, so each has this one.
+local function base36(n)
+  local digits, s = '0123456789abcdefghijklmnopqrstuvwxyz', ''
+  n = math.floor(n)
+  repeat
+    local d = n % 36
+    s = string.sub(digits, d + 1, d + 1) .. s
+    n = math.floor(n / 36)
+  until n == 0
+  return s
+end
 local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) or redis.call('HGET', KEYS[5], id) ~= ARGV[2] then
   return {0, -1}
@@ -19,9 +30,9 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local delay = tonumber(ARGV[3])
 local due = now + delay
-local created, rest = string.match(record, '^(%d+)|%d+|(.*)$')
+local created, rest = string.match(record, '^(%w+)|%w+|(.*)$')
 if created then
-  redis.call('HSET', KEYS[4], id, created .. string.format('|%.0f|', due) .. rest)
+  redis.call('HSET', KEYS[4], id, created .. '|' .. base36(due) .. '|' .. rest)
 end
 redis.call('HSET', KEYS[6], id, ARGV[4])
 if delay <= 0 then
