@@ -1,5 +1,7 @@
 package io.github.delayqueue.autoconfigure;
 
+import java.time.Duration;
+
 import io.github.delayqueue.core.JobClaims;
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobEventListeners;
@@ -10,6 +12,9 @@ import io.github.delayqueue.listener.DelayedJobListenerAnnotationBeanPostProcess
 import io.github.delayqueue.listener.DelayedJobListenerContainerFactory;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -17,6 +22,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -31,6 +37,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @ConditionalOnBooleanProperty(name = "delayqueue.listener.enabled", matchIfMissing = true)
 public final class DelayQueueListenerAutoConfiguration {
 
+	private static final Log logger = LogFactory.getLog(DelayQueueListenerAutoConfiguration.class);
+
 	@Bean
 	@ConditionalOnMissingBean
 	static DelayedJobListenerAnnotationBeanPostProcessor delayedJobListenerAnnotationBeanPostProcessor(
@@ -42,16 +50,34 @@ public final class DelayQueueListenerAutoConfiguration {
 	@ConditionalOnMissingBean
 	DelayedJobListenerContainerFactory delayedJobListenerContainerFactory(JobClaims claims,
 			RedisConnectionFactory connectionFactory, TopicPolicies policies, JobRecordCodec codec, JobStore store,
-			DelayQueueProperties properties, ObjectProvider<JobEventListener> eventListeners,
-			ObjectProvider<DelayedJobScheduler> scheduler) {
+			DelayQueueProperties properties, ObjectProvider<DataRedisProperties> redisProperties,
+			ObjectProvider<JobEventListener> eventListeners, ObjectProvider<DelayedJobScheduler> scheduler) {
 		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, connectionFactory,
 				policies, codec, new JobEventListeners(eventListeners.orderedStream().toList()),
-				properties.getListener().getPollTimeout(), properties.getListener().getShutdownTimeout(), (topic) -> {
+				pollTimeout(properties, redisProperties.getIfAvailable()),
+				properties.getListener().getShutdownTimeout(), (topic) -> {
 					store.registerTopic(topic);
 					scheduler.ifAvailable((available) -> available.addTopic(topic));
 				});
 		scheduler.ifAvailable(factory::setDueTimeListener);
 		return factory;
+	}
+
+	/**
+	 * Keep blocking waits well below the client's command timeout: a wait that outlives
+	 * it would be cut off by the client and counted as a failure.
+	 */
+	private static Duration pollTimeout(DelayQueueProperties properties, @Nullable DataRedisProperties redis) {
+		Duration pollTimeout = properties.getListener().getPollTimeout();
+		Duration commandTimeout = (redis != null) ? redis.getTimeout() : null;
+		if (commandTimeout != null && !commandTimeout.isZero()
+				&& pollTimeout.compareTo(commandTimeout.dividedBy(2)) > 0) {
+			Duration reduced = commandTimeout.dividedBy(2);
+			logger.warn("delayqueue.listener.poll-timeout (" + pollTimeout
+					+ ") is not well below spring.data.redis.timeout (" + commandTimeout + "); using " + reduced);
+			return reduced;
+		}
+		return pollTimeout;
 	}
 
 	@Bean

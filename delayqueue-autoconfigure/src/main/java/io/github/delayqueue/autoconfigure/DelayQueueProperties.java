@@ -202,10 +202,10 @@ public class DelayQueueProperties implements InitializingBean {
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
 		/**
-		 * Server-side timeout of each blocking pop; keep it well below
-		 * spring.data.redis.timeout.
+		 * Server-side timeout of each blocking wait for a ready job; reduced to half of
+		 * spring.data.redis.timeout when that is shorter.
 		 */
-		private Duration pollTimeout = Duration.ofSeconds(2);
+		private Duration pollTimeout = Duration.ofSeconds(5);
 
 		public boolean isEnabled() {
 			return this.enabled;

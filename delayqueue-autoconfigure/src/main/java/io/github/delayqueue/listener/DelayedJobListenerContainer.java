@@ -138,7 +138,7 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 			this.threads.add(thread(prefix + "-poller", this::claimLoop));
 			for (String topic : this.endpoint.topics()) {
 				ReadyJobWaiter waiter = new ReadyJobWaiter(topic, this.factory.claims(),
-						this.factory.connectionFactory(), this.factory.pollTimeout(), this);
+						this.factory.connectionFactory(), this.factory.getPollTimeout(), this);
 				this.waiters.add(waiter);
 				this.threads.add(thread(prefix + "-waiter-" + topic, waiter));
 			}
@@ -169,7 +169,7 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 			this.lock.unlock();
 		}
 		this.waiters.forEach(ReadyJobWaiter::wakeUp);
-		join(this.threads, this.factory.pollTimeout().plusSeconds(5));
+		join(this.threads, this.factory.getPollTimeout().plusSeconds(5));
 		unclaimHandoffs();
 		if (pool != null) {
 			List<Runnable> notStarted = new ArrayList<>();
@@ -312,7 +312,7 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 			// Blocking waits are the way jobs arrive, but only a hint: should they fail
 			// for a
 			// while, look for ready jobs anyway now and then.
-			long wait = this.factory.pollTimeout().toNanos() * 5;
+			long wait = this.factory.getPollTimeout().toNanos() * 5;
 			while (this.running && this.handoffs.isEmpty() && wait > 0) {
 				wait = this.changed.awaitNanos(wait);
 			}

@@ -101,7 +101,11 @@ public class DelayedJobListenerContainerFactory {
 		return this.events;
 	}
 
-	Duration pollTimeout() {
+	/**
+	 * Return the server-side timeout of each blocking wait.
+	 * @return the timeout
+	 */
+	public Duration getPollTimeout() {
 		return this.pollTimeout;
 	}
 

@@ -7,6 +7,7 @@ import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.TopicPolicies;
 import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.listener.DelayedJobListenerContainerFactory;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.test.DelayQueueContextRunner;
@@ -99,6 +100,16 @@ class DelayQueueAutoConfigurationTests {
 				.hasSingleBean(DelayedJobScheduler.class)
 				.doesNotHaveBean(DelayedJobListenerEndpointRegistry.class);
 		});
+	}
+
+	@Test
+	void keepsBlockingWaitsWellBelowTheRedisCommandTimeout() {
+		this.runner.withPropertyValues("spring.data.redis.timeout=3s")
+			.run((context) -> assertThat(context.getBean(DelayedJobListenerContainerFactory.class).getPollTimeout())
+				.isEqualTo(Duration.ofMillis(1500)));
+		this.runner.withPropertyValues("spring.data.redis.timeout=1m", "delayqueue.listener.poll-timeout=7s")
+			.run((context) -> assertThat(context.getBean(DelayedJobListenerContainerFactory.class).getPollTimeout())
+				.isEqualTo(Duration.ofSeconds(7)));
 	}
 
 	@Test
