@@ -67,13 +67,12 @@ public interface DelayQueueOperations {
 
 	/**
 	 * Send many jobs, in slices of one network round trip each. All requests are checked
-	 * before any is written. Within a slice the jobs of one topic are written all or
-	 * none.
+	 * before any is written.
 	 * @param requests the jobs
 	 * @return the job ids, in the order of the requests
 	 * @throws InvalidJobException if any request is invalid; nothing is written then
-	 * @throws DuplicateJobException if a topic already holds one of the ids; the
-	 * exception names them, and jobs of other slices or topics may have been written
+	 * @throws DuplicateJobException if a topic already holds some of the ids; the
+	 * exception names them, and every other job was sent
 	 */
 	List<String> sendAll(Collection<JobRequest> requests);
 
