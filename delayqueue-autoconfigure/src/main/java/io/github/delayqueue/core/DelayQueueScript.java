@@ -1,5 +1,8 @@
 package io.github.delayqueue.core;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.springframework.core.io.ClassPathResource;
@@ -7,7 +10,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Lua scripts of the delay queue, one per state transition, each loaded once from the
- * classpath and run by its SHA.
+ * classpath, behind the shared {@code prelude.lua}, and run by its SHA.
  *
  * @author delayqueue contributors
  */
@@ -46,12 +49,32 @@ public enum DelayQueueScript {
 	/** Reads a page of dead jobs. */
 	READ_DEAD("read-dead");
 
+	private static final String LOCATION = "io/github/delayqueue/core/scripts/";
+
 	@SuppressWarnings("rawtypes")
 	private final RedisScript<List> script;
 
 	DelayQueueScript(String name) {
-		this.script = RedisScript.of(new ClassPathResource("io/github/delayqueue/core/scripts/" + name + ".lua"),
-				List.class);
+		this.script = RedisScript.of(Prelude.TEXT + read(name), List.class);
+	}
+
+	private static String read(String name) {
+		try {
+			return new ClassPathResource(LOCATION + name + ".lua").getContentAsString(StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read the Lua script " + name, ex);
+		}
+	}
+
+	/**
+	 * Functions every script may use, in {@code prelude.lua}: Lua scripts cannot share
+	 * code on the server, so each one is loaded with this text in front.
+	 */
+	private static final class Prelude {
+
+		static final String TEXT = read("prelude");
+
 	}
 
 	/**

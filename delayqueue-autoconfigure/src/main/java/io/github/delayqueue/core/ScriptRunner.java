@@ -71,6 +71,17 @@ public final class ScriptRunner {
 		}
 	}
 
+	/**
+	 * Load every script into Redis's script cache, so that the first calls after start-up
+	 * do not pay for a cache miss. Redis forgets them on restart; calls then load them
+	 * again as needed.
+	 */
+	public void loadAll() {
+		for (DelayQueueScript script : DelayQueueScript.values()) {
+			load(script);
+		}
+	}
+
 	private void load(DelayQueueScript script) {
 		this.redis.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands()
 			.scriptLoad(bytes(script.script().getScriptAsString())));

@@ -52,6 +52,8 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private final HousekeepingStore store;
 
+	private final ScriptRunner scripts;
+
 	private final JobStore jobStore;
 
 	private final TopicPolicies policies;
@@ -99,6 +101,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	public DelayedJobScheduler(ScriptRunner scripts, DelayQueueKeys keys, JobStore jobStore, TopicPolicies policies,
 			int batchSize, Duration maxSleep) {
 		this.store = new HousekeepingStore(scripts, keys);
+		this.scripts = scripts;
 		this.jobStore = jobStore;
 		this.policies = policies;
 		this.batchSize = batchSize;
@@ -244,6 +247,12 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private void run() {
 		int failures = 0;
+		try {
+			this.scripts.loadAll();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not preload the scripts; they load on first use", ex);
+		}
 		while (this.running) {
 			try {
 				sweepDueTopics();

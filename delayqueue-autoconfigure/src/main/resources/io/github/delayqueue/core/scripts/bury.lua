@@ -7,8 +7,7 @@ local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) or redis.call('HGET', KEYS[3], id) ~= ARGV[2] then
   return 0
 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = redis_now()
 redis.call('ZREM', KEYS[1], id)
 redis.call('ZADD', KEYS[2], now, id)
 redis.call('HSET', KEYS[4], id, ARGV[3])

@@ -7,8 +7,7 @@
 -- ARGV[1] id moved by BLMOVE or '', ARGV[2] most jobs to take from ready, ARGV[3] topic's ttr ms
 -- Returns {now ms, id, attempt, record, ...}; attempt is -1 (and record '') for an id whose
 -- record vanished, which is dropped
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = redis_now()
 local out = {now}
 local function take(id)
   local record = redis.call('HGET', KEYS[4], id)

@@ -6,19 +6,7 @@
 -- KEYS[1] jobs (hash id -> record), KEYS[2] delayed (zset id -> due ms), KEYS[3] ready (list)
 -- ARGV[1] wake channel, ARGV[2] topic, then per job: id, due ('d<ms>' delay or 'a<ms>' epoch ms), record tail
 -- Returns {earliest new delayed due ms or -1, skipped duplicate id, ...}
--- Times in records are base 36; scripts cannot share functions, so each has this one.
-local function base36(n)
-  local digits, s = '0123456789abcdefghijklmnopqrstuvwxyz', ''
-  n = math.floor(n)
-  repeat
-    local d = n % 36
-    s = string.sub(digits, d + 1, d + 1) .. s
-    n = math.floor(n / 36)
-  until n == 0
-  return s
-end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = redis_now()
 local head = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 local earliest = -1
 local out = {-1}

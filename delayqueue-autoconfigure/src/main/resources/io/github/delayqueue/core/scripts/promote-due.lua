@@ -4,8 +4,7 @@
 -- KEYS[1] delayed (zset id -> due ms), KEYS[2] ready (list)
 -- ARGV[1] most jobs to move
 -- Returns {moved, next due ms or -1, now ms}
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = redis_now()
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
 for i = 1, #ids, 500 do
   local last = math.min(i + 499, #ids)

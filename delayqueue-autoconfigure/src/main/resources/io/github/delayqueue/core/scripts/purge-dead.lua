@@ -5,8 +5,7 @@
 -- Returns how many jobs were purged
 local cutoff = ARGV[1]
 if cutoff ~= '+inf' then
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local now = redis_now()
   cutoff = string.format('%.0f', now - tonumber(cutoff))
 end
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff, 'LIMIT', 0, tonumber(ARGV[2]))

@@ -3,19 +3,7 @@
 -- KEYS[1] dead, KEYS[2] ready, KEYS[3] jobs, KEYS[4] attempts
 -- ARGV[1] id, or '' for the oldest dead jobs, ARGV[2] most jobs to requeue
 -- Returns how many jobs were requeued
--- Times in records are base 36; scripts cannot share functions, so each has this one.
-local function base36(n)
-  local digits, s = '0123456789abcdefghijklmnopqrstuvwxyz', ''
-  n = math.floor(n)
-  repeat
-    local d = n % 36
-    s = string.sub(digits, d + 1, d + 1) .. s
-    n = math.floor(n / 36)
-  until n == 0
-  return s
-end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = redis_now()
 local ids
 if ARGV[1] ~= '' then
   ids = {}

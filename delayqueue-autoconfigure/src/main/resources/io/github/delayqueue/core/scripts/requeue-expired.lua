@@ -5,8 +5,7 @@
 -- KEYS[4] jobs, KEYS[5] attempts (hash id -> deliveries), KEYS[6] errors (hash id -> text)
 -- ARGV[1] most jobs to handle, ARGV[2] topic's max attempts
 -- Returns {requeued, dead, vanished, next deadline ms or -1, now ms}
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = redis_now()
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
 local requeued, dead, vanished = 0, 0, 0
 for _, id in ipairs(ids) do

@@ -3,17 +3,6 @@
 -- KEYS[1] delayed, KEYS[2] ready, KEYS[3] claiming, KEYS[4] jobs
 -- ARGV[1] id, ARGV[2] delay ms, ARGV[3] wake channel, ARGV[4] topic
 -- Returns {1, due ms} if rescheduled, {0, -1} if the job was not delayed or ready
--- Times in records are base 36; scripts cannot share functions, so each has this one.
-local function base36(n)
-  local digits, s = '0123456789abcdefghijklmnopqrstuvwxyz', ''
-  n = math.floor(n)
-  repeat
-    local d = n % 36
-    s = string.sub(digits, d + 1, d + 1) .. s
-    n = math.floor(n / 36)
-  until n == 0
-  return s
-end
 local id = ARGV[1]
 local record = redis.call('HGET', KEYS[4], id)
 if not record then
@@ -29,8 +18,7 @@ end
 if removed == 0 then
   return {0, -1}
 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = redis_now()
 local delay = tonumber(ARGV[2])
 local due = now + delay
 local created, rest = string.match(record, '^(%w+)|%w+|(.*)$')

@@ -4,17 +4,6 @@
 -- KEYS[1] running, KEYS[2] delayed, KEYS[3] ready, KEYS[4] jobs, KEYS[5] attempts, KEYS[6] errors
 -- ARGV[1] id, ARGV[2] attempt, ARGV[3] backoff ms, ARGV[4] error, ARGV[5] wake channel, ARGV[6] topic
 -- Returns {1, due ms} if scheduled, {0, -1} if fenced
--- Times in records are base 36; scripts cannot share functions, so each has this one.
-local function base36(n)
-  local digits, s = '0123456789abcdefghijklmnopqrstuvwxyz', ''
-  n = math.floor(n)
-  repeat
-    local d = n % 36
-    s = string.sub(digits, d + 1, d + 1) .. s
-    n = math.floor(n / 36)
-  until n == 0
-  return s
-end
 local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) or redis.call('HGET', KEYS[5], id) ~= ARGV[2] then
   return {0, -1}
@@ -26,8 +15,7 @@ if not record then
   redis.call('HDEL', KEYS[6], id)
   return {0, -1}
 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = redis_now()
 local delay = tonumber(ARGV[3])
 local due = now + delay
 local created, rest = string.match(record, '^(%w+)|%w+|(.*)$')
