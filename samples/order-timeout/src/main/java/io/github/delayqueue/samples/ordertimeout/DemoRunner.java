@@ -164,10 +164,9 @@ public class DemoRunner implements DisposableBean {
 		String port = this.environment.getProperty("local.server.port", "8080");
 		String maxAttempts = this.environment.getProperty("delayqueue.topics.partner.notify.retry.max-attempts", "5");
 		StringBuilder text = new StringBuilder();
-		text.append(String.format(Locale.ROOT, "%n======== delayqueue demo summary (%s) ========%n",
-				complete ? "complete" : "gave up waiting"));
-		text.append(String.format(Locale.ROOT, "  orders placed     %5d   in %.1f s%n", result.orders(),
-				result.took().toMillis() / 1000.0));
+		text.append(String.format(Locale.ROOT, "%n======== delayqueue demo summary (%s, %.1f s) ========%n",
+				complete ? "complete" : "gave up waiting", result.took().toMillis() / 1000.0));
+		text.append(String.format(Locale.ROOT, "  orders placed     %5d%n", result.orders()));
 		text.append(String.format(Locale.ROOT, "  paid in time      %5d   (timeout job cancelled)%n", result.paid()));
 		text.append(String.format(Locale.ROOT, "  closed unpaid     %5d   (by %s jobs)%n", result.closed(),
 				OrderTimeout.TOPIC));
