@@ -36,7 +36,7 @@ public class OrderTimeoutListener {
 		this.lateness = lateness;
 	}
 
-	@DelayedJobListener(value = OrderTimeout.TOPIC, concurrency = "${sample.timeout-concurrency:4}")
+	@DelayedJobListener(OrderTimeout.TOPIC)
 	void onTimeout(DelayedJob<OrderTimeout> job) {
 		this.lateness.record(job.dueAt());
 		long id = job.payload().orderId();
