@@ -35,6 +35,8 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 
 	private static final Log logger = LogFactory.getLog(DelayedJobListenerContainer.class);
 
+	private static final Duration THREAD_STOP_TIMEOUT = Duration.ofSeconds(3);
+
 	private final DelayedJobListenerEndpoint endpoint;
 
 	private final DelayedJobListenerContainerFactory factory;
@@ -169,7 +171,10 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 			this.lock.unlock();
 		}
 		this.waiters.forEach(ReadyJobWaiter::wakeUp);
-		join(this.threads, this.factory.getPollTimeout().plusSeconds(5));
+		// Woken waiters return at once; one stuck on an unreachable Redis is left behind
+		// (it
+		// claims nothing more, and hands back whatever its wait still brings).
+		join(this.threads, THREAD_STOP_TIMEOUT);
 		unclaimHandoffs();
 		if (pool != null) {
 			List<Runnable> notStarted = new ArrayList<>();

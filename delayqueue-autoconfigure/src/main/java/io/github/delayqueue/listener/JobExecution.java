@@ -114,8 +114,10 @@ final class JobExecution implements Runnable {
 			}
 		}
 		else {
-			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' is now dead: " + decision.reason(),
-					(failure instanceof PayloadConversionException) ? null : failure);
+			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' is now dead: " + decision.reason());
+			if (logger.isDebugEnabled()) {
+				logger.debug("Failure that made job '" + this.job.id() + "' dead", failure);
+			}
 			bury(decision.reason());
 		}
 	}
