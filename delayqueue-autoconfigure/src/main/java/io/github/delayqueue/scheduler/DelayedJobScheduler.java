@@ -2,15 +2,7 @@ package io.github.delayqueue.scheduler;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DueTimeListener;
@@ -19,7 +11,6 @@ import io.github.delayqueue.core.JobEventListeners;
 import io.github.delayqueue.core.JobStore;
 import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.core.TopicPolicies;
-import io.github.delayqueue.core.TopicPolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -33,7 +24,8 @@ import org.springframework.context.SmartLifecycle;
  * wake-up message from another one ends the sleep early. A sleep never exceeds the
  * configured cap, so a lost wake-up delays nothing by more than the cap. Sweeps are
  * atomic scripts, so any number of instances may run this at once without moving a job
- * twice.
+ * twice. A backlog is moved in bounded batches, oldest first, one batch per topic in
+ * turn, so that catching up after an outage neither pins Redis nor starves other topics.
  *
  * @author delayqueue contributors
  */
@@ -45,8 +37,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	public static final int PHASE = Integer.MAX_VALUE - 2000;
 
 	private static final Log logger = LogFactory.getLog(DelayedJobScheduler.class);
-
-	private long orphanCheckNanos = TimeUnit.SECONDS.toNanos(30);
 
 	private static final long DEAD_PURGE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
@@ -62,20 +52,17 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private final long maxSleepNanos;
 
-	private final ReentrantLock lock = new ReentrantLock();
+	private final TopicWakeUps wakeUps = new TopicWakeUps();
 
-	private final Condition wakeUp = this.lock.newCondition();
+	private final OrphanedClaims orphanedClaims;
 
-	private final Map<String, Long> wakeAt = new HashMap<>();
-
-	// Wake-ups that may have raced with a sweep of their topic; merged in when it ends.
-	private final Map<String, Long> wakeDuringSweep = new HashMap<>();
-
-	private final Map<String, List<String>> claimingSeen = new HashMap<>();
+	private final Object lifecycleMonitor = new Object();
 
 	private JobEventListener eventListener = JobEventListeners.none();
 
 	private Clock clock = Clock.systemUTC();
+
+	private long orphanCheckNanos = TimeUnit.SECONDS.toNanos(30);
 
 	private volatile long redisOffsetMillis;
 
@@ -83,7 +70,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private @Nullable Thread thread;
 
-	private long nextTopicRefresh;
+	private volatile long nextTopicRefresh;
 
 	private long nextOrphanCheck;
 
@@ -101,6 +88,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	public DelayedJobScheduler(ScriptRunner scripts, DelayQueueKeys keys, JobStore jobStore, TopicPolicies policies,
 			int batchSize, Duration maxSleep) {
 		this.store = new HousekeepingStore(scripts, keys);
+		this.orphanedClaims = new OrphanedClaims(this.store);
 		this.scripts = scripts;
 		this.jobStore = jobStore;
 		this.policies = policies;
@@ -141,13 +129,13 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * @param topic the topic
 	 */
 	public void addTopic(String topic) {
-		wake(topic, System.nanoTime());
+		this.wakeUps.request(topic, System.nanoTime());
 	}
 
 	@Override
 	public void jobScheduled(String topic, long dueAtMillis) {
 		long inMillis = dueAtMillis - (this.clock.millis() + this.redisOffsetMillis);
-		wake(topic, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis)));
+		this.wakeUps.request(topic, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis)));
 	}
 
 	/**
@@ -155,7 +143,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * @param topic the topic
 	 */
 	public void wakeUp(String topic) {
-		wake(topic, System.nanoTime());
+		this.wakeUps.request(topic, System.nanoTime());
 	}
 
 	/**
@@ -163,41 +151,18 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * missed.
 	 */
 	public void wakeUpAll() {
-		this.lock.lock();
-		try {
-			long now = System.nanoTime();
-			this.wakeAt.replaceAll((topic, at) -> now);
-			this.nextTopicRefresh = now;
-			this.wakeUp.signalAll();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private void wake(String topic, long at) {
-		this.lock.lock();
-		try {
-			this.wakeDuringSweep.merge(topic, at, (a, b) -> (a - b < 0) ? a : b);
-			Long current = this.wakeAt.get(topic);
-			if (current == null || at - current < 0) {
-				this.wakeAt.put(topic, at);
-				this.wakeUp.signalAll();
-			}
-		}
-		finally {
-			this.lock.unlock();
-		}
+		this.nextTopicRefresh = System.nanoTime();
+		this.wakeUps.requestAll(System.nanoTime());
 	}
 
 	@Override
 	public void start() {
-		this.lock.lock();
-		try {
+		synchronized (this.lifecycleMonitor) {
 			if (this.running) {
 				return;
 			}
 			this.running = true;
+			this.wakeUps.restart();
 			long now = System.nanoTime();
 			this.nextTopicRefresh = now;
 			this.nextOrphanCheck = now + this.orphanCheckNanos;
@@ -207,23 +172,16 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			this.thread = worker;
 			worker.start();
 		}
-		finally {
-			this.lock.unlock();
-		}
 	}
 
 	@Override
 	public void stop() {
 		Thread worker;
-		this.lock.lock();
-		try {
+		synchronized (this.lifecycleMonitor) {
 			this.running = false;
-			this.wakeUp.signalAll();
+			this.wakeUps.stop();
 			worker = this.thread;
 			this.thread = null;
-		}
-		finally {
-			this.lock.unlock();
 		}
 		if (worker != null) {
 			try {
@@ -246,51 +204,55 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	}
 
 	private void run() {
+		preloadScripts();
 		int failures = 0;
+		try {
+			while (this.running) {
+				try {
+					sweepDueTopics();
+					if (failures > 0) {
+						logger.info("Redis is reachable again; catching up on due jobs");
+						failures = 0;
+						wakeUpAll();
+					}
+					this.wakeUps.awaitNext(earlier(this.nextTopicRefresh, this.nextOrphanCheck));
+				}
+				catch (RuntimeException ex) {
+					failures++;
+					if (failures == 1) {
+						logger.warn("Delay queue scheduler cannot reach Redis; retrying", ex);
+					}
+					else if (logger.isDebugEnabled()) {
+						logger.debug("Delay queue scheduler still cannot reach Redis (" + failures + " tries)", ex);
+					}
+					this.wakeUps.pause(
+							Math.min(this.maxSleepNanos, TimeUnit.MILLISECONDS.toNanos(50L << Math.min(failures, 6))));
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void preloadScripts() {
 		try {
 			this.scripts.loadAll();
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not preload the scripts; they load on first use", ex);
 		}
-		while (this.running) {
-			try {
-				sweepDueTopics();
-				if (failures > 0) {
-					logger.info("Redis is reachable again; catching up on due jobs");
-					failures = 0;
-					wakeUpAll();
-				}
-				sleepUntilNextEvent();
-			}
-			catch (RuntimeException ex) {
-				failures++;
-				if (failures == 1) {
-					logger.warn("Delay queue scheduler cannot reach Redis; retrying", ex);
-				}
-				else if (logger.isDebugEnabled()) {
-					logger.debug("Delay queue scheduler still cannot reach Redis (" + failures + " tries)", ex);
-				}
-				pause(Math.min(this.maxSleepNanos, TimeUnit.MILLISECONDS.toNanos(50L << Math.min(failures, 6))));
-			}
-		}
 	}
 
 	private void sweepDueTopics() {
 		long now = System.nanoTime();
 		if (now - this.nextTopicRefresh >= 0) {
-			for (String topic : this.store.topics()) {
-				this.lock.lock();
-				try {
-					this.wakeAt.putIfAbsent(topic, now);
-				}
-				finally {
-					this.lock.unlock();
-				}
-			}
+			// Topics that other instances send to are found here; local ones are woken
+			// directly.
+			this.store.topics().forEach((topic) -> this.wakeUps.track(topic, now));
 			this.nextTopicRefresh = now + this.maxSleepNanos;
 		}
-		for (String topic : dueTopics(now)) {
+		for (String topic : this.wakeUps.due(now)) {
 			sweep(topic);
 		}
 		if (now - this.nextOrphanCheck >= 0) {
@@ -303,33 +265,11 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		}
 	}
 
-	private List<String> dueTopics(long now) {
-		this.lock.lock();
-		try {
-			List<String> due = new ArrayList<>();
-			this.wakeAt.forEach((topic, at) -> {
-				if (now - at >= 0) {
-					due.add(topic);
-				}
-			});
-			return due;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
 	private void sweep(String topic) {
-		TopicPolicy policy = this.policies.forTopic(topic);
-		this.lock.lock();
-		try {
-			this.wakeDuringSweep.remove(topic);
-		}
-		finally {
-			this.lock.unlock();
-		}
+		int maxAttempts = this.policies.forTopic(topic).maxAttempts();
+		this.wakeUps.sweepStarting(topic);
 		long sentAt = System.nanoTime();
-		HousekeepingStore.TopicSweep sweep = this.store.sweep(topic, this.batchSize, policy.maxAttempts());
+		HousekeepingStore.TopicSweep sweep = this.store.sweep(topic, this.batchSize, maxAttempts);
 		long receivedAt = System.nanoTime();
 		this.redisOffsetMillis = sweep.redisNow() - this.clock.millis();
 		report(topic, sweep);
@@ -346,16 +286,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			long untilEvent = TimeUnit.MILLISECONDS.toNanos(Math.max(0, sweep.nextEvent() - sweep.redisNow()));
 			next = sentAt + Math.min(untilEvent, this.maxSleepNanos);
 		}
-		this.lock.lock();
-		try {
-			// A wake-up that arrived during the sweep may ask for an earlier time: keep
-			// it.
-			Long requested = this.wakeDuringSweep.remove(topic);
-			this.wakeAt.put(topic, (requested != null && requested - next < 0) ? requested : next);
-		}
-		finally {
-			this.lock.unlock();
-		}
+		this.wakeUps.sweepFinished(topic, next);
 	}
 
 	private void report(String topic, HousekeepingStore.TopicSweep sweep) {
@@ -373,28 +304,16 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	}
 
 	private void requeueOrphans() {
-		Set<String> topics = knownTopics();
-		for (String topic : topics) {
-			List<String> now = this.store.claiming(topic);
-			List<String> before = this.claimingSeen.getOrDefault(topic, List.of());
-			// An id moved out of ready is claimed within milliseconds; one still there a
-			// whole
-			// check interval later belongs to a consumer that died between BLMOVE and
-			// claim.
-			Set<String> stale = new HashSet<>(before);
-			stale.retainAll(now);
-			long requeued = this.store.requeueOrphans(topic, new ArrayList<>(stale));
+		for (String topic : this.wakeUps.topics()) {
+			long requeued = this.orphanedClaims.check(topic);
 			if (requeued > 0) {
 				logger.info("Returned " + requeued + " orphaned claim(s) of topic '" + topic + "' to READY");
 			}
-			List<String> remaining = new ArrayList<>(now);
-			remaining.removeAll(stale);
-			this.claimingSeen.put(topic, remaining);
 		}
 	}
 
 	private void purgeOldDeadJobs() {
-		for (String topic : knownTopics()) {
+		for (String topic : this.wakeUps.topics()) {
 			long purged = this.jobStore.purgeDead(topic, this.policies.forTopic(topic).deadRetention());
 			if (purged > 0 && logger.isDebugEnabled()) {
 				logger.debug("Purged " + purged + " dead job(s) of topic '" + topic + "' past their retention");
@@ -402,57 +321,8 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		}
 	}
 
-	private Set<String> knownTopics() {
-		this.lock.lock();
-		try {
-			return new HashSet<>(this.wakeAt.keySet());
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private void sleepUntilNextEvent() {
-		this.lock.lock();
-		try {
-			long now = System.nanoTime();
-			long until = this.nextTopicRefresh;
-			for (long at : this.wakeAt.values()) {
-				if (at - until < 0) {
-					until = at;
-				}
-			}
-			if (this.nextOrphanCheck - until < 0) {
-				until = this.nextOrphanCheck;
-			}
-			long wait = until - now;
-			if (wait > 0 && this.running) {
-				this.wakeUp.awaitNanos(wait);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			this.running = false;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private void pause(long nanos) {
-		this.lock.lock();
-		try {
-			if (this.running) {
-				this.wakeUp.awaitNanos(nanos);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			this.running = false;
-		}
-		finally {
-			this.lock.unlock();
-		}
+	private static long earlier(long a, long b) {
+		return (a - b < 0) ? a : b;
 	}
 
 }
