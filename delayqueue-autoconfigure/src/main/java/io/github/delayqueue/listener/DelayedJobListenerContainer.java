@@ -1,17 +1,13 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.delayqueue.core.JobClaims;
 import io.github.delayqueue.core.JobClaims.Claim;
@@ -31,7 +27,7 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  *
  * @author delayqueue contributors
  */
-public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
+public class DelayedJobListenerContainer {
 
 	private static final Log logger = LogFactory.getLog(DelayedJobListenerContainer.class);
 
@@ -47,13 +43,9 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 
 	private final AtomicInteger activeJobs = new AtomicInteger();
 
-	private final ReentrantLock lock = new ReentrantLock();
+	private final ClaimHandoff handoff = new ClaimHandoff();
 
-	private final Condition changed = this.lock.newCondition();
-
-	private final Deque<String[]> handoffs = new ArrayDeque<>();
-
-	private boolean idle;
+	private final Object lifecycleMonitor = new Object();
 
 	private volatile boolean running;
 
@@ -115,7 +107,6 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 	 * Return whether the listener is running.
 	 * @return {@code true} while running
 	 */
-	@Override
 	public boolean isRunning() {
 		return this.running;
 	}
@@ -124,13 +115,12 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 	 * Start claiming and running jobs.
 	 */
 	public void start() {
-		this.lock.lock();
-		try {
+		synchronized (this.lifecycleMonitor) {
 			if (this.running) {
 				return;
 			}
 			this.running = true;
-			this.idle = false;
+			this.handoff.open();
 			this.endpoint.topics().forEach(this.factory::registerTopic);
 			String prefix = "delayqueue-" + this.endpoint.id();
 			this.workers = new ThreadPoolExecutor(this.concurrency, this.concurrency, 0, TimeUnit.SECONDS,
@@ -140,14 +130,11 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 			this.threads.add(thread(prefix + "-poller", this::claimLoop));
 			for (String topic : this.endpoint.topics()) {
 				ReadyJobWaiter waiter = new ReadyJobWaiter(topic, this.factory.claims(),
-						this.factory.connectionFactory(), this.factory.getPollTimeout(), this);
+						this.factory.connectionFactory(), this.factory.getPollTimeout(), this.handoff);
 				this.waiters.add(waiter);
 				this.threads.add(thread(prefix + "-waiter-" + topic, waiter));
 			}
 			this.threads.forEach(Thread::start);
-		}
-		finally {
-			this.lock.unlock();
 		}
 	}
 
@@ -158,24 +145,21 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 	 */
 	public void stop() {
 		ThreadPoolExecutor pool;
-		this.lock.lock();
-		try {
+		synchronized (this.lifecycleMonitor) {
 			if (!this.running) {
 				return;
 			}
 			this.running = false;
-			this.changed.signalAll();
 			pool = this.workers;
 		}
-		finally {
-			this.lock.unlock();
-		}
+		List<ClaimHandoff.ReadyId> handedOver = this.handoff.close();
 		this.waiters.forEach(ReadyJobWaiter::wakeUp);
-		// Woken waiters return at once; one stuck on an unreachable Redis is left behind
-		// (it
-		// claims nothing more, and hands back whatever its wait still brings).
+		// Woken waiters return at once; one stuck on an unreachable Redis is left behind:
+		// it
+		// claims nothing more, and hands back whatever its wait still brings.
 		join(this.threads, THREAD_STOP_TIMEOUT);
-		unclaimHandoffs();
+		handedOver.addAll(this.handoff.close());
+		handedOver.forEach(this::unclaim);
 		if (pool != null) {
 			List<Runnable> notStarted = new ArrayList<>();
 			pool.getQueue().drainTo(notStarted);
@@ -210,13 +194,7 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 				if (jobs.isEmpty()) {
 					this.freeWorkers.release(held - 1);
 					held = 1;
-					String[] handoff = awaitHandoff();
-					if (!this.running) {
-						break;
-					}
-					jobs = (handoff != null)
-							? executions(this.factory.claims().claim(handoff[0], handoff[1], 0, ttr(handoff[0])))
-							: claimReady(1);
+					jobs = awaitReady();
 				}
 				for (JobExecution job : jobs) {
 					dispatch(job);
@@ -233,7 +211,7 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 				if (failures == 1) {
 					logger.warn("Listener '" + this.endpoint.id() + "' cannot claim jobs; retrying", ex);
 				}
-				pause(Duration.ofMillis(Math.min(2000, 50L << Math.min(failures, 6))));
+				this.handoff.pause(Duration.ofMillis(Math.min(2000, 50L << Math.min(failures, 6))));
 			}
 			finally {
 				if (held > 0) {
@@ -243,11 +221,24 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 		}
 	}
 
+	/**
+	 * Wait, holding one free worker, for a waiter to bring a ready job. Blocking waits
+	 * are the way jobs arrive, but only a hint: should they fail for a while, look for
+	 * ready jobs anyway now and then.
+	 */
+	private List<JobExecution> awaitReady() throws InterruptedException {
+		ClaimHandoff.ReadyId ready = this.handoff.awaitReady(this.factory.getPollTimeout().multipliedBy(5));
+		if (!this.running) {
+			return List.of();
+		}
+		return (ready != null) ? claim(ready) : claimReady(1);
+	}
+
 	private List<JobExecution> claimReady(int wanted) {
 		List<JobExecution> jobs = new ArrayList<>(wanted);
-		String[] handoff;
-		while (jobs.size() < wanted && (handoff = pollHandoff()) != null) {
-			jobs.addAll(executions(this.factory.claims().claim(handoff[0], handoff[1], 0, ttr(handoff[0]))));
+		ClaimHandoff.ReadyId ready;
+		while (jobs.size() < wanted && (ready = this.handoff.poll()) != null) {
+			jobs.addAll(claim(ready));
 		}
 		for (String topic : this.endpoint.topics()) {
 			if (jobs.size() >= wanted) {
@@ -256,6 +247,10 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 			jobs.addAll(executions(this.factory.claims().claim(topic, null, wanted - jobs.size(), ttr(topic))));
 		}
 		return jobs;
+	}
+
+	private List<JobExecution> claim(ClaimHandoff.ReadyId ready) {
+		return executions(this.factory.claims().claim(ready.topic(), ready.id(), 0, ttr(ready.topic())));
 	}
 
 	private List<JobExecution> executions(Claim claim) {
@@ -309,104 +304,12 @@ public class DelayedJobListenerContainer implements ReadyJobWaiter.Handoff {
 		}
 	}
 
-	private @Nullable String[] awaitHandoff() throws InterruptedException {
-		this.lock.lock();
+	private void unclaim(ClaimHandoff.ReadyId ready) {
 		try {
-			this.idle = true;
-			this.changed.signalAll();
-			// Blocking waits are the way jobs arrive, but only a hint: should they fail
-			// for a
-			// while, look for ready jobs anyway now and then.
-			long wait = this.factory.getPollTimeout().toNanos() * 5;
-			while (this.running && this.handoffs.isEmpty() && wait > 0) {
-				wait = this.changed.awaitNanos(wait);
-			}
-			this.idle = false;
-			return this.running ? this.handoffs.pollFirst() : null;
+			this.factory.claims().unclaim(ready.topic(), List.of(ready.id()));
 		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private @Nullable String[] pollHandoff() {
-		this.lock.lock();
-		try {
-			return this.handoffs.pollFirst();
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	private void unclaimHandoffs() {
-		List<String[]> left;
-		this.lock.lock();
-		try {
-			left = new ArrayList<>(this.handoffs);
-			this.handoffs.clear();
-		}
-		finally {
-			this.lock.unlock();
-		}
-		for (String[] handoff : left) {
-			try {
-				this.factory.claims().unclaim(handoff[0], List.of(handoff[1]));
-			}
-			catch (RuntimeException ex) {
-				logger.debug("Could not hand back id '" + handoff[1] + "'; the reaper will", ex);
-			}
-		}
-	}
-
-	@Override
-	public boolean awaitIdle() {
-		this.lock.lock();
-		try {
-			while (this.running && !this.idle) {
-				this.changed.await();
-			}
-			return this.running;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	@Override
-	public boolean offer(String topic, String id) {
-		this.lock.lock();
-		try {
-			if (!this.running) {
-				return false;
-			}
-			this.handoffs.addLast(new String[] { topic, id });
-			this.idle = false;
-			this.changed.signalAll();
-			return true;
-		}
-		finally {
-			this.lock.unlock();
-		}
-	}
-
-	@Override
-	public void pause(Duration duration) {
-		this.lock.lock();
-		try {
-			if (this.running) {
-				this.changed.await(duration.toMillis(), TimeUnit.MILLISECONDS);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		finally {
-			this.lock.unlock();
+		catch (RuntimeException ex) {
+			logger.debug("Could not hand back id '" + ready.id() + "'; the scheduler's orphan check will", ex);
 		}
 	}
 
