@@ -9,9 +9,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
-import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DuplicateJobException;
 import io.github.delayqueue.core.JobRequest;
 
@@ -24,7 +24,7 @@ import io.github.delayqueue.core.JobRequest;
  */
 final class JobStream implements AutoCloseable {
 
-	private final DelayQueueOperations queue;
+	private final Consumer<JobRequest> sender;
 
 	private final int count;
 
@@ -42,8 +42,8 @@ final class JobStream implements AutoCloseable {
 
 	private final List<JobRequest> requests = new ArrayList<>();
 
-	JobStream(DelayQueueOperations queue, int count, IntFunction<JobRequest> jobs) {
-		this.queue = queue;
+	JobStream(Consumer<JobRequest> sender, int count, IntFunction<JobRequest> jobs) {
+		this.sender = sender;
 		this.count = count;
 		for (int i = 0; i < count; i++) {
 			this.requests.add(jobs.apply(i));
@@ -68,7 +68,7 @@ final class JobStream implements AutoCloseable {
 		}
 		JobRequest request = this.requests.get(index);
 		try {
-			this.queue.send(request);
+			this.sender.accept(request);
 		}
 		catch (DuplicateJobException ex) {
 			// An earlier try reached Redis although its reply was lost.

@@ -38,10 +38,9 @@ class ReliabilityConfiguration {
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				if (bean instanceof DelayedJobScheduler scheduler) {
-					scheduler.setOrphanCheckInterval(environment.getProperty("reliability.orphan-check-interval",
-							Duration.class, Duration.ofSeconds(1)));
-					Duration offset = environment.getProperty("reliability.clock-offset", Duration.class,
-							Duration.ZERO);
+					scheduler.setOrphanCheckInterval(
+							Duration.parse(environment.getProperty("reliability.orphan-check-interval", "PT1S")));
+					Duration offset = Duration.parse(environment.getProperty("reliability.clock-offset", "PT0S"));
 					scheduler.setClock(Clock.offset(Clock.systemUTC(), offset));
 				}
 				return bean;

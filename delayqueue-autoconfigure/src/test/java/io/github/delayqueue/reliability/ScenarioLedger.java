@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -75,6 +76,18 @@ final class ScenarioLedger {
 				figures.completed(), figures.dead(), figures.lost(), figures.duplicates(), figures.checks(),
 				figures.violations());
 		System.out.println("RELIABILITY " + line);
+		if (duplicates > 0) {
+			Set<String> twice = new HashSet<>();
+			completions.forEach((id, count) -> {
+				if (count > 1) {
+					twice.add(id);
+				}
+			});
+			List<String> log = this.redis.opsForList().range(this.ledger + ":log", 0, -1);
+			log.stream()
+				.filter((entry) -> twice.contains(entry.substring(0, entry.indexOf(' '))))
+				.forEach((entry) -> System.out.println("RELIABILITY duplicate in " + scenario + ": " + entry));
+		}
 		try {
 			Files.createDirectories(FIGURES.getParent());
 			Files.writeString(FIGURES, line + System.lineSeparator(), StandardOpenOption.CREATE,

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.NonRetryableJobException;
 
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -14,6 +15,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * how the handler behaves:
  * <ul>
  * <li>{@code ok}: completes at once;</li>
+ * <li>{@code timed}: completes at once, first writing how late it started by the Redis
+ * clock (Redis time minus the job's due time, in ms) into {@code <ledger>:lateness};</li>
  * <li>{@code work:<ms>}: completes after that long, so that a fault finds it busy;</li>
  * <li>{@code hang-once:<ms>}: on the first attempt runs that long (past its time to run),
  * then completes; later attempts complete at once;</li>
@@ -24,7 +27,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * non-retryable.</li>
  * </ul>
  * A completion is written as {@code HINCRBY <ledger>:completed <id> 1} before the handler
- * returns, so an id counted twice is a job whose handler ran to completion twice.
+ * returns, so an id counted twice is a job whose handler ran to completion twice; each
+ * completion is also logged with its attempt and instance.
  */
 public final class RecordingJobHandler {
 
@@ -53,7 +57,12 @@ public final class RecordingJobHandler {
 		this.redis.opsForHash().increment(ledger + ":runs", job.id(), 1);
 		this.redis.opsForHash().increment(ledger + ":instances", this.instance, 1);
 		String payload = job.payload();
-		if (payload.startsWith("work:")) {
+		if (payload.equals("timed")) {
+			Long now = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+			this.redis.opsForHash()
+				.put(ledger + ":lateness", job.id(), String.valueOf(now - job.dueAt().toEpochMilli()));
+		}
+		else if (payload.startsWith("work:")) {
 			work(Long.parseLong(payload.substring(5)));
 		}
 		else if (payload.startsWith("hang-once:") && job.attempt() == 1) {
@@ -72,6 +81,8 @@ public final class RecordingJobHandler {
 			throw new IllegalArgumentException("refused on purpose");
 		}
 		this.redis.opsForHash().increment(ledger + ":completed", job.id(), 1);
+		this.redis.opsForList()
+			.rightPush(ledger + ":log", job.id() + " attempt " + job.attempt() + " on " + this.instance);
 	}
 
 	private void work(long millis) throws InterruptedException {
