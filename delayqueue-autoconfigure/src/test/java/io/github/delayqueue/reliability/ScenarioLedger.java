@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -36,7 +35,15 @@ final class ScenarioLedger {
 	 * @return completions by job id
 	 */
 	Map<String, Long> completions() {
-		return counts(this.ledger + ":completed");
+		Map<String, Long> counts = new HashMap<>();
+		for (String run : runsCompleted()) {
+			counts.merge(run.substring(0, run.indexOf(' ')), 1L, Long::sum);
+		}
+		return counts;
+	}
+
+	private Set<String> runsCompleted() {
+		return this.redis.<String, String>opsForHash().keys(this.ledger + ":completions");
 	}
 
 	/**
@@ -83,10 +90,10 @@ final class ScenarioLedger {
 					twice.add(id);
 				}
 			});
-			List<String> log = this.redis.opsForList().range(this.ledger + ":log", 0, -1);
-			log.stream()
-				.filter((entry) -> twice.contains(entry.substring(0, entry.indexOf(' '))))
-				.forEach((entry) -> System.out.println("RELIABILITY duplicate in " + scenario + ": " + entry));
+			runsCompleted().stream()
+				.filter((run) -> twice.contains(run.substring(0, run.indexOf(' '))))
+				.sorted()
+				.forEach((run) -> System.out.println("RELIABILITY duplicate in " + scenario + ": " + run));
 		}
 		try {
 			Files.createDirectories(FIGURES.getParent());

@@ -26,9 +26,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <li>{@code refuse}: throws {@link IllegalArgumentException}, which tests configure as
  * non-retryable.</li>
  * </ul>
- * A completion is written as {@code HINCRBY <ledger>:completed <id> 1} before the handler
- * returns, so an id counted twice is a job whose handler ran to completion twice; each
- * completion is also logged with its attempt and instance.
+ * A completion is written as the field {@code "<id> attempt <n> on <instance>"} of the
+ * hash {@code <ledger>:completions} before the handler returns, so a job with two fields
+ * is a job whose handler ran to completion twice (each delivery has its own attempt
+ * number).
  */
 public final class RecordingJobHandler {
 
@@ -80,9 +81,10 @@ public final class RecordingJobHandler {
 		else if (payload.equals("refuse")) {
 			throw new IllegalArgumentException("refused on purpose");
 		}
-		this.redis.opsForHash().increment(ledger + ":completed", job.id(), 1);
-		this.redis.opsForList()
-			.rightPush(ledger + ":log", job.id() + " attempt " + job.attempt() + " on " + this.instance);
+		// A set-like write, not a counter: a client that sends a command again after a
+		// lost reply (Lettuce does, on reconnect) must not count one run twice.
+		this.redis.opsForHash()
+			.put(ledger + ":completions", job.id() + " attempt " + job.attempt() + " on " + this.instance, "1");
 	}
 
 	private void work(long millis) throws InterruptedException {
