@@ -40,6 +40,8 @@ final class JobStream implements AutoCloseable {
 
 	private final AtomicInteger failedSends = new AtomicInteger();
 
+	private final AtomicInteger refusedAsDuplicates = new AtomicInteger();
+
 	private final List<JobRequest> requests = new ArrayList<>();
 
 	JobStream(Consumer<JobRequest> sender, int count, IntFunction<JobRequest> jobs) {
@@ -71,7 +73,10 @@ final class JobStream implements AutoCloseable {
 			this.sender.accept(request);
 		}
 		catch (DuplicateJobException ex) {
-			// An earlier try reached Redis although its reply was lost.
+			// An earlier try reached Redis although its reply was lost, or the client
+			// sent
+			// the command again after a reconnect and the first copy had landed.
+			this.refusedAsDuplicates.incrementAndGet();
 		}
 		catch (RuntimeException ex) {
 			this.failedSends.incrementAndGet();
@@ -95,6 +100,10 @@ final class JobStream implements AutoCloseable {
 
 	int failedSends() {
 		return this.failedSends.get();
+	}
+
+	int refusedAsDuplicates() {
+		return this.refusedAsDuplicates.get();
 	}
 
 	/**

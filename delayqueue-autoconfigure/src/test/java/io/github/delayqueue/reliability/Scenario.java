@@ -157,6 +157,9 @@ final class Scenario implements AutoCloseable {
 	 */
 	Figures report(String name, JobStream stream, Set<String> dead) {
 		Figures figures = this.ledger.report(name, stream.sentIds(), dead, this.invariants);
+		System.out
+			.println("RELIABILITY " + name + ": " + stream.failedSends() + " send(s) failed and were tried again, "
+					+ stream.refusedAsDuplicates() + " refused as duplicates of an earlier try that had landed");
 		assertThat(figures.lostIds()).isEmpty();
 		assertThat(this.invariants.violations()).isEmpty();
 		assertThat(figures.checks()).isGreaterThan(0);
