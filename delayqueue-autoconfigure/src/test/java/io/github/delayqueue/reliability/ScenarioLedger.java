@@ -42,6 +42,20 @@ final class ScenarioLedger {
 		return counts;
 	}
 
+	/**
+	 * Return the completed runs that were not a job's first delivery.
+	 * @return the runs, as {@code "<id> attempt <n> on <instance>"}
+	 */
+	Set<String> redeliveredRuns() {
+		Set<String> redelivered = new HashSet<>();
+		for (String run : runsCompleted()) {
+			if (!run.contains(" attempt 1 on ")) {
+				redelivered.add(run);
+			}
+		}
+		return redelivered;
+	}
+
 	private Set<String> runsCompleted() {
 		return this.redis.<String, String>opsForHash().keys(this.ledger + ":completions");
 	}

@@ -54,13 +54,16 @@ class StreamFaultsTests {
 				// The JVM takes seconds to start on a busy machine: the stream waits.
 				awaitProcess(doomed, STARTUP, () -> doomed.output().contains("Started ConsumerProcessApplication"));
 				try (JobStream stream = new JobStream(queue::send, 300, (i) -> job("killed", i, "work:40")).start(10)) {
-					// Kill only once the doomed JVM is busy, so that it dies holding
-					// jobs.
+					// Kill once the doomed JVM is busy, so that it dies holding jobs.
 					awaitProcess(doomed, FAULT_DEADLINE,
 							() -> runs(scenario).getOrDefault("doomed", 0L) >= 20 && stream.sentCount() >= 150);
 					doomed.kill();
 					assertThat(doomed.isAlive()).isFalse();
 					Figures figures = scenario.settle("consumer JVM killed (kill -9)", stream, Set.of());
+					// What the killed JVM held came back and was finished by the
+					// survivor.
+					assertThat(scenario.ledger().redeliveredRuns()).isNotEmpty()
+						.allMatch((run) -> run.endsWith("survivor"));
 					// Only a job whose handler completed in the killed JVM before its ack
 					// got out can run twice; that JVM ran at most 4 jobs at once.
 					assertThat(figures.duplicates()).isLessThanOrEqualTo(4);
