@@ -77,13 +77,13 @@ class BadInputTests {
 	@Test
 	void dropsIdsPushedWithoutARecordAndKeepsConsuming() {
 		try (Scenario scenario = new Scenario(this.server, "bad")) {
+			StringRedisTemplate redis = scenario.redis();
+			redis.opsForList().leftPush(KEYS.ready(), "ghost-in-ready");
+			// An id left in the claiming list goes back to ready on the orphan check, and
+			// is dropped there.
+			redis.opsForList().leftPush(KEYS.claiming(), "ghost-in-claiming");
+			assertThat(scenario.snapshot().violations()).hasSize(2);
 			scenario.instance("a").run((context) -> {
-				StringRedisTemplate redis = scenario.redis();
-				redis.opsForList().leftPush(KEYS.ready(), "ghost-in-ready");
-				// An id left in the claiming list goes back to ready on the orphan check,
-				// and is dropped there.
-				redis.opsForList().leftPush(KEYS.claiming(), "ghost-in-claiming");
-				assertThat(scenario.snapshot().violations()).hasSize(2);
 				String good = context.getBean(DelayQueueOperations.class).send("bad", "ok");
 				await().atMost(DEADLINE).until(() -> scenario.ledger().completions().containsKey(good));
 				await().atMost(DEADLINE).until(() -> scenario.snapshot().violations().isEmpty());
@@ -99,12 +99,12 @@ class BadInputTests {
 		try (Scenario scenario = new Scenario(this.server, "bad")) {
 			scenario.instance("a").run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
-				String vanished = queue.send("bad", "ok", Duration.ofMillis(500));
+				String vanished = queue.send("bad", "ok", Duration.ofSeconds(2));
 				scenario.redis().opsForHash().delete(KEYS.jobs(), vanished);
 				// The checker sees the damage: an id in the delayed set without a record.
 				assertThat(scenario.snapshot().violations())
 					.containsExactly(vanished + " is in delayed without a record");
-				String good = queue.send("bad", "ok", Duration.ofMillis(600));
+				String good = queue.send("bad", "ok", Duration.ofMillis(2100));
 				await().atMost(DEADLINE).until(() -> scenario.ledger().completions().containsKey(good));
 				await().atMost(DEADLINE).until(() -> scenario.snapshot().violations().isEmpty());
 				assertClean(scenario.snapshot());
