@@ -127,7 +127,12 @@ public class DelayedJobListenerContainer {
 					new LinkedBlockingQueue<>(), new CustomizableThreadFactory(prefix + "-worker-"));
 			this.threads.clear();
 			this.waiters.clear();
-			this.threads.add(thread(prefix + "-poller", this::claimLoop));
+			Thread poller = thread(prefix + "-poller", this::claimLoop);
+			// The one non-daemon thread: an application whose only work is its listeners
+			// must stay up while nothing is ready, as it does once a handler ran. Closing
+			// the context (the shutdown hook does) ends it.
+			poller.setDaemon(false);
+			this.threads.add(poller);
 			for (String topic : this.endpoint.topics()) {
 				ReadyJobWaiter waiter = new ReadyJobWaiter(topic, this.factory.claims(),
 						this.factory.connectionFactory(), this.factory.getPollTimeout(), this.handoff);

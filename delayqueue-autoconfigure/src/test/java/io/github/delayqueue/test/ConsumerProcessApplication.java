@@ -1,5 +1,6 @@
 package io.github.delayqueue.test;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
@@ -7,20 +8,29 @@ import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueListenerAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueSchedulerAutoConfiguration;
 import io.github.delayqueue.core.DelayedJob;
+import io.github.delayqueue.scheduler.DelayedJobScheduler;
 
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The application {@link ConsumerProcess} runs: a listener on topic
  * {@code consumer.topic} (default {@code kill}) that prints each job it starts and then,
- * in {@code hold} mode, never returns, or in {@code complete} mode, returns at once.
+ * in {@code hold} mode, never returns, or in {@code complete} mode, returns at once. In
+ * {@code record} mode the listener is a {@link RecordingJobHandler} instead, named by
+ * {@code consumer.instance}. {@code consumer.orphan-check-interval} sets how often the
+ * scheduler hands back ids left in claiming lists.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
@@ -33,8 +43,50 @@ public class ConsumerProcessApplication {
 	}
 
 	@Bean
+	@ConditionalOnExpression("'${consumer.mode:hold}' != 'record'")
 	HoldingListener holdingListener(@Value("${consumer.mode:hold}") String mode) {
 		return new HoldingListener(mode.equals("hold"));
+	}
+
+	@Bean
+	@ConditionalOnProperty(name = "consumer.mode", havingValue = "record")
+	RecordingListener recordingListener(StringRedisTemplate redis,
+			@Value("${consumer.instance:consumer}") String instance) {
+		return new RecordingListener(new RecordingJobHandler(redis, instance));
+	}
+
+	@Bean
+	static BeanPostProcessor orphanCheckIntervalPostProcessor(Environment environment) {
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				String interval = environment.getProperty("consumer.orphan-check-interval");
+				if (bean instanceof DelayedJobScheduler scheduler && interval != null) {
+					scheduler.setOrphanCheckInterval(Duration.parse(interval));
+				}
+				return bean;
+			}
+
+		};
+	}
+
+	/**
+	 * Runs every job through a {@link RecordingJobHandler}.
+	 */
+	public static class RecordingListener {
+
+		private final RecordingJobHandler handler;
+
+		RecordingListener(RecordingJobHandler handler) {
+			this.handler = handler;
+		}
+
+		@DelayedJobListener(topics = "${consumer.topic:kill}", concurrency = "${consumer.concurrency:4}")
+		void on(DelayedJob<String> job) throws InterruptedException {
+			this.handler.handle(job);
+		}
+
 	}
 
 	/**
