@@ -73,6 +73,7 @@ public class DelayQueueProperties implements InitializingBean {
 					this.scheduler.batchSize, "The batch size must be at least 1");
 		}
 		positive("delayqueue.scheduler.max-sleep", this.scheduler.maxSleep);
+		positive("delayqueue.scheduler.orphan-check-interval", this.scheduler.orphanCheckInterval);
 		positive("delayqueue.listener.poll-timeout", this.listener.pollTimeout);
 		if (this.listener.shutdownTimeout == null || this.listener.shutdownTimeout.isNegative()) {
 			throw new InvalidConfigurationPropertyValueException("delayqueue.listener.shutdown-timeout",
@@ -160,6 +161,13 @@ public class DelayQueueProperties implements InitializingBean {
 		 */
 		private Duration maxSleep = Duration.ofSeconds(5);
 
+		/**
+		 * How often the ids that consumers moved out of a ready list are checked; one
+		 * seen in two checks in a row belonged to a consumer that died before claiming
+		 * it, and is handed back to READY.
+		 */
+		private Duration orphanCheckInterval = Duration.ofSeconds(30);
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -182,6 +190,14 @@ public class DelayQueueProperties implements InitializingBean {
 
 		public void setMaxSleep(Duration maxSleep) {
 			this.maxSleep = maxSleep;
+		}
+
+		public Duration getOrphanCheckInterval() {
+			return this.orphanCheckInterval;
+		}
+
+		public void setOrphanCheckInterval(Duration orphanCheckInterval) {
+			this.orphanCheckInterval = orphanCheckInterval;
 		}
 
 	}

@@ -39,6 +39,7 @@ public final class DelayQueueSchedulerAutoConfiguration {
 		DelayedJobScheduler scheduler = new DelayedJobScheduler(scriptRunner, keys, jobStore, policies,
 				properties.getScheduler().getBatchSize(), properties.getScheduler().getMaxSleep());
 		scheduler.setEventListener(new JobEventListeners(eventListeners.orderedStream().toList()));
+		scheduler.setOrphanCheckInterval(properties.getScheduler().getOrphanCheckInterval());
 		if (policies instanceof PropertiesTopicPolicies configured) {
 			configured.configuredTopics().forEach(scheduler::addTopic);
 		}
