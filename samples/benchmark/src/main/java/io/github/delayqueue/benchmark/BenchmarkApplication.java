@@ -57,40 +57,59 @@ public final class BenchmarkApplication {
 			RawRedisLimits raw = new RawRedisLimits(redis);
 			System.out.println("delayqueue benchmark on Redis " + redis.version() + " at " + redis.url());
 			try (QueueClient ours = new OurQueueClient(redis); QueueClient redisson = new RedissonQueueClient(redis)) {
-				step("1. enqueue");
-				scenarios.enqueue(ours, redisson, raw);
-				step("2. burst");
-				scenarios.burst(ours, redisson, raw);
-				step("3. light load");
-				scenarios.lightLoad(ours, redisson);
-				step("4. memory");
-				scenarios.memory(ours, redisson, raw);
-				step("5. growth");
-				scenarios.growth(ours, redisson);
+				if (options.scenarios().contains("1")) {
+					step("1. enqueue");
+					scenarios.enqueue(ours, redisson, raw);
+				}
+				if (options.scenarios().contains("2")) {
+					step("2. burst");
+					scenarios.burst(ours, redisson, raw);
+				}
+				if (options.scenarios().contains("3")) {
+					step("3. light load");
+					scenarios.lightLoad(ours, redisson);
+				}
+				if (options.scenarios().contains("4")) {
+					step("4. memory");
+					scenarios.memory(ours, redisson, raw);
+				}
+				if (options.scenarios().contains("5")) {
+					step("5. growth");
+					scenarios.growth(ours, redisson);
+				}
 			}
-			step("6. idle");
-			double[] oursIdle;
-			try (QueueClient ours = new OurQueueClient(redis)) {
-				oursIdle = scenarios.idle(ours, IDLE_TOPICS);
+			if (options.scenarios().contains("6")) {
+				idle(redis, scenarios, report);
 			}
-			double[] redissonIdle;
-			try (QueueClient redisson = new RedissonQueueClient(redis)) {
-				redissonIdle = scenarios.idle(redisson, IDLE_TOPICS);
+			if (options.scenarios().contains("7")) {
+				step("7. raw Redis");
+				report.add(new Report.Row("7a. raw: enqueue script, 1 job per call, pipelined (no client library)",
+						"jobs/s", null, null, raw.pipelinedEnqueue(options.rawJobs())));
+				report.add(new Report.Row("7b. raw: plain ZADD, pipelined (no client library)", "commands/s", null,
+						null, raw.pipelinedZadd(options.rawJobs())));
 			}
-			report.add(new Report.Row("6a. idle, " + IDLE_TOPICS + " topics with consumers, no jobs: Redis commands",
-					"commands/s", oursIdle[0], redissonIdle[0], null));
-			report.add(new Report.Row("6b. idle: JVM process CPU", "% of a core", oursIdle[1], redissonIdle[1], null));
-			step("7. raw Redis");
-			report.add(new Report.Row("7a. raw: enqueue script, 1 job per call, pipelined (no client library)",
-					"jobs/s", null, null, raw.pipelinedEnqueue(options.rawJobs())));
-			report.add(new Report.Row("7b. raw: plain ZADD, pipelined (no client library)", "commands/s", null, null,
-					raw.pipelinedZadd(options.rawJobs())));
 			redis.flushAll();
 			report.environment("Load average at end (1, 5, 15 min)", loadAverage());
 			report.environment("Duration", Duration.between(started, Instant.now()).withNanos(0));
 		}
 		report.write(options.output());
 		return report;
+	}
+
+	// Each client runs alone in the JVM while its idle cost is measured.
+	private static void idle(BenchmarkRedis redis, Scenarios scenarios, Report report) {
+		step("6. idle");
+		double[] oursIdle;
+		try (QueueClient ours = new OurQueueClient(redis)) {
+			oursIdle = scenarios.idle(ours, IDLE_TOPICS);
+		}
+		double[] redissonIdle;
+		try (QueueClient redisson = new RedissonQueueClient(redis)) {
+			redissonIdle = scenarios.idle(redisson, IDLE_TOPICS);
+		}
+		report.add(new Report.Row("6a. idle, " + IDLE_TOPICS + " topics with consumers, no jobs: Redis commands",
+				"commands/s", oursIdle[0], redissonIdle[0], null));
+		report.add(new Report.Row("6b. idle: JVM process CPU", "% of a core", oursIdle[1], redissonIdle[1], null));
 	}
 
 	private static void step(String name) {

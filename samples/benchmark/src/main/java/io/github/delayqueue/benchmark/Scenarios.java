@@ -259,7 +259,7 @@ final class Scenarios {
 		}
 		try (RespConnection connection = this.redis.connect()) {
 			// Let start-up work settle before measuring.
-			pause(Duration.ofSeconds(2));
+			pause(Duration.ofSeconds(Math.min(2, this.options.idleSeconds())));
 			com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
 				.getOperatingSystemMXBean();
 			long commandsBefore = connection.infoLong("stats", "total_commands_processed");
