@@ -11,7 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Function;
 
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
@@ -46,34 +45,56 @@ final class Scenarios {
 	 */
 	void enqueue(QueueClient ours, QueueClient redisson, RawRedisLimits raw) {
 		int jobs = this.options.enqueueJobs();
-		Function<QueueClient, Double> single = (client) -> {
-			this.redis.flushAll();
-			String payload = Payloads.of(0);
-			// Warm up the connection, the scripts and the JIT before the clock runs.
+		String payload = Payloads.of(0);
+		this.redis.flushAll();
+		// Warm up the connections, the scripts and the JIT before the clock runs.
+		for (QueueClient client : List.of(ours, redisson)) {
 			for (int i = 0; i < Math.min(jobs, 2000); i++) {
 				client.send("bench.enqueue", payload, FAR_AWAY);
 			}
-			long start = System.nanoTime();
-			for (int i = 0; i < jobs; i++) {
+		}
+		// The two clients take turns in rounds, so that a change in the machine's load
+		// during the run weighs on both alike.
+		double[] single = interleaved(ours, redisson, jobs, (client, count) -> {
+			for (int i = 0; i < count; i++) {
 				client.send("bench.enqueue", payload, FAR_AWAY);
 			}
-			return perSecond(jobs, start);
-		};
-		this.report.add(new Report.Row("1a. enqueue, one thread, one call per job (send / offer)", "jobs/s",
-				single.apply(ours), single.apply(redisson), raw.syncEnqueue(jobs)));
-		Function<QueueClient, Double> batched = (client) -> {
-			this.redis.flushAll();
+		});
+		this.report.add(new Report.Row("1a. enqueue, one thread, one call per job (send / offer)", "jobs/s", single[0],
+				single[1], raw.syncEnqueue(jobs)));
+		this.redis.flushAll();
+		for (QueueClient client : List.of(ours, redisson)) {
 			client.sendMany("bench.enqueue", payloads(Math.min(this.options.batchJobs(), 5000), 0),
 					System.currentTimeMillis() + FAR_AWAY);
-			List<String> payloads = payloads(this.options.batchJobs(), 0);
-			long start = System.nanoTime();
-			client.sendMany("bench.enqueue", payloads, System.currentTimeMillis() + FAR_AWAY);
-			double rate = perSecond(payloads.size(), start);
-			this.batchRates.put(client.name(), rate);
-			return rate;
-		};
+		}
+		double[] batched = interleaved(ours, redisson, this.options.batchJobs(), (client, count) -> client
+			.sendMany("bench.enqueue", payloads(count, 0), System.currentTimeMillis() + FAR_AWAY));
+		this.batchRates.put(ours.name(), batched[0]);
+		this.batchRates.put(redisson.name(), batched[1]);
 		this.report.add(new Report.Row("1b. enqueue, one thread, batched (sendAll / async offers)", "jobs/s",
-				batched.apply(ours), batched.apply(redisson), raw.batchEnqueue(this.options.batchJobs())));
+				batched[0], batched[1], raw.batchEnqueue(this.options.batchJobs())));
+	}
+
+	private static double[] interleaved(QueueClient ours, QueueClient redisson, int jobs, Enqueue enqueue) {
+		int rounds = 10;
+		int perRound = Math.max(1, jobs / rounds);
+		long[] nanos = new long[2];
+		for (int round = 0; round < rounds; round++) {
+			QueueClient[] order = (round % 2 == 0) ? new QueueClient[] { ours, redisson }
+					: new QueueClient[] { redisson, ours };
+			for (QueueClient client : order) {
+				long start = System.nanoTime();
+				enqueue.enqueue(client, perRound);
+				nanos[(client == ours) ? 0 : 1] += System.nanoTime() - start;
+			}
+		}
+		return new double[] { perRound * rounds / (nanos[0] / 1e9), perRound * rounds / (nanos[1] / 1e9) };
+	}
+
+	private interface Enqueue {
+
+		void enqueue(QueueClient client, int count);
+
 	}
 
 	/**
@@ -91,8 +112,9 @@ final class Scenarios {
 	}
 
 	private double[] burst(QueueClient client) {
-		this.redis.flushAll();
 		String topic = OurQueueClient.BURST;
+		warmUpConsumers(client, topic, Math.min(this.options.burstJobs(), 2000));
+		this.redis.flushAll();
 		int jobs = this.options.burstJobs();
 		CountDownLatch acked = new CountDownLatch(jobs);
 		AtomicLong lastStart = new AtomicLong();
@@ -121,6 +143,31 @@ final class Scenarios {
 		return new double[] { jobs / ((lastAck.get() - due) / 1000.0), lastStart.get() - due };
 	}
 
+	// Drain a few jobs first, so that class loading and the JIT are not measured.
+	private void warmUpConsumers(QueueClient client, String topic, int jobs) {
+		this.redis.flushAll();
+		CountDownLatch acked = new CountDownLatch(jobs);
+		client.startConsumers(topic, this.options.consumers(), new QueueClient.JobSink() {
+
+			@Override
+			public void started(String payload) {
+			}
+
+			@Override
+			public void acknowledged() {
+				acked.countDown();
+			}
+
+		});
+		try {
+			client.sendMany(topic, payloads(jobs, 0), System.currentTimeMillis());
+			await(acked, client.name() + " warm-up");
+		}
+		finally {
+			client.stopConsumers();
+		}
+	}
+
 	/**
 	 * Scenario 3: light load, jobs spread evenly over a window; lateness percentiles.
 	 */
@@ -141,8 +188,14 @@ final class Scenarios {
 
 	private Histogram lightLoad(QueueClient client) {
 		this.redis.flushAll();
+		// A first, shorter pass warms up the consumer path (class loading, JIT), whose
+		// first second otherwise dominates the tail of either client.
+		lightLoad(client, Math.min(this.options.lightJobs(), 1000), Math.min(this.options.lightWindowMillis(), 1000));
+		return lightLoad(client, this.options.lightJobs(), this.options.lightWindowMillis());
+	}
+
+	private Histogram lightLoad(QueueClient client, int jobs, long windowMillis) {
 		String topic = OurQueueClient.LIGHT;
-		int jobs = this.options.lightJobs();
 		Histogram lateness = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(10), 3);
 		CountDownLatch acked = new CountDownLatch(jobs);
 		client.startConsumers(topic, this.options.consumers(), new QueueClient.JobSink() {
@@ -164,7 +217,7 @@ final class Scenarios {
 			// Sending the whole load takes well under the second of head start.
 			long first = System.currentTimeMillis() + 1000;
 			for (int i = 0; i < jobs; i++) {
-				long due = first + i * this.options.lightWindowMillis() / jobs;
+				long due = first + i * windowMillis / jobs;
 				client.sendAt(topic, Payloads.of(due), due);
 			}
 			await(acked, client.name() + " light load");
