@@ -109,6 +109,9 @@ final class Scenarios {
 				"jobs/s", oursResult[0], redissonResult[0], raw.drain(this.options.burstJobs())));
 		this.report
 			.add(new Report.Row("2b. burst: lateness of the last job", "ms", oursResult[1], redissonResult[1], null));
+		this.report
+			.add(new Report.Row("2c. burst: JVM process CPU per job", "µs", oursResult[2], redissonResult[2], null));
+		this.report.add(new Report.Row("2d. burst: Redis CPU per job", "µs", oursResult[3], redissonResult[3], null));
 	}
 
 	private double[] burst(QueueClient client) {
@@ -120,6 +123,8 @@ final class Scenarios {
 		AtomicLong lastStart = new AtomicLong();
 		AtomicLong lastAck = new AtomicLong();
 		long due = enqueueDueTogether(client, topic, jobs);
+		double redisCpuBefore = redisCpuSeconds();
+		long jvmCpuBefore = processCpuNanos();
 		client.startConsumers(topic, this.options.consumers(), new QueueClient.JobSink() {
 
 			@Override
@@ -134,13 +139,20 @@ final class Scenarios {
 			}
 
 		});
+		double redisCpu;
+		long jvmCpu;
 		try {
 			await(acked, client.name() + " burst drain");
+			jvmCpu = processCpuNanos() - jvmCpuBefore;
+			redisCpu = redisCpuSeconds() - redisCpuBefore;
 		}
 		finally {
 			client.stopConsumers();
 		}
-		return new double[] { jobs / ((lastAck.get() - due) / 1000.0), lastStart.get() - due };
+		// The CPU figures include the idle wait from enqueue to due time, which costs
+		// next to nothing on either side.
+		return new double[] { jobs / ((lastAck.get() - due) / 1000.0), lastStart.get() - due, jvmCpu / 1000.0 / jobs,
+				redisCpu * 1e6 / jobs };
 	}
 
 	// Drain a few jobs first, so that class loading and the JIT are not measured.
@@ -347,6 +359,18 @@ final class Scenarios {
 					+ " ms after they fell due; that run's figures include the overlap");
 		}
 		return due;
+	}
+
+	private double redisCpuSeconds() {
+		try (RespConnection connection = this.redis.connect()) {
+			return Double.parseDouble(connection.info("cpu", "used_cpu_user"))
+					+ Double.parseDouble(connection.info("cpu", "used_cpu_sys"));
+		}
+	}
+
+	private static long processCpuNanos() {
+		return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+			.getProcessCpuTime();
 	}
 
 	private static List<String> payloads(int count, long due) {
