@@ -294,7 +294,7 @@ final class Scenarios {
 		try (RespConnection connection = this.redis.connect()) {
 			// A queue whose moves slow down as the backlog grows is measured over a
 			// bounded window: the rate is what it moved in that time.
-			long window = Math.min(MOVE_WINDOW.toMillis(), 2L * probe);
+			long window = Math.max(5000, Math.min(MOVE_WINDOW.toMillis(), 2L * probe));
 			long deadline = due + window;
 			while ((moved = (Long) connection.call("LLEN", client.readyListKey(topic))) < probe
 					&& System.currentTimeMillis() < deadline) {
