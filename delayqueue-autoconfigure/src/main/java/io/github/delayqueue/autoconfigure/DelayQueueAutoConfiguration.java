@@ -98,15 +98,19 @@ public final class DelayQueueAutoConfiguration {
 	DelayQueueTemplate delayQueueTemplate(JobStore store, JobRecordCodec codec, ObjectProvider<JsonMapper> jsonMapper,
 			DelayQueueProperties properties, JobIdGenerator idGenerator,
 			ObjectProvider<JobPayloadValidator> payloadValidators, ObjectProvider<JobEventListener> eventListeners,
-			ObjectProvider<DueTimeListener> dueTimeListeners) {
+			DueTimeListenerRelay dueTimeListeners) {
 		DelayQueueTemplate template = new DelayQueueTemplate(store, codec, jsonMapper(jsonMapper));
 		template.setMaxPayloadBytes(properties.getMaxPayloadSize().toBytes());
 		template.setIdGenerator(idGenerator);
 		template.setPayloadValidators(payloadValidators.orderedStream().toList());
 		template.setEventListener(new JobEventListeners(eventListeners.orderedStream().toList()));
-		template.setDueTimeListener((topic, dueAt) -> dueTimeListeners.orderedStream()
-			.forEach((listener) -> listener.jobScheduled(topic, dueAt)));
+		template.setDueTimeListener(dueTimeListeners::jobScheduled);
 		return template;
+	}
+
+	@Bean
+	DueTimeListenerRelay delayQueueDueTimeListenerRelay(ObjectProvider<DueTimeListener> dueTimeListeners) {
+		return new DueTimeListenerRelay(dueTimeListeners);
 	}
 
 	static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMapper) {

@@ -1,0 +1,41 @@
+package io.github.delayqueue.autoconfigure;
+
+import java.util.List;
+
+import io.github.delayqueue.core.DueTimeListener;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * Passes the template's new due times to every {@link DueTimeListener} bean. The beans
+ * are looked up on each call only while the context is still creating its singletons;
+ * after that the list is fixed, because looking them up cost about a quarter of a send's
+ * CPU.
+ *
+ * @author delayqueue contributors
+ */
+final class DueTimeListenerRelay implements SmartInitializingSingleton {
+
+	private final ObjectProvider<DueTimeListener> listeners;
+
+	private volatile @Nullable List<DueTimeListener> resolved;
+
+	DueTimeListenerRelay(ObjectProvider<DueTimeListener> listeners) {
+		this.listeners = listeners;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		this.resolved = this.listeners.orderedStream().toList();
+	}
+
+	void jobScheduled(String topic, long dueAtMillis) {
+		List<DueTimeListener> current = this.resolved;
+		for (DueTimeListener listener : (current != null) ? current : this.listeners.orderedStream().toList()) {
+			listener.jobScheduled(topic, dueAtMillis);
+		}
+	}
+
+}

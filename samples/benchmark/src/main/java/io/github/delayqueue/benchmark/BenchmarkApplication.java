@@ -1,0 +1,144 @@
+package io.github.delayqueue.benchmark;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Properties;
+
+/**
+ * Runs every scenario against our starter and Redisson on one Redis, prints the results
+ * as a Markdown table and writes it, with a JSON copy, to the output directory.
+ */
+public final class BenchmarkApplication {
+
+	private static final int IDLE_TOPICS = 10;
+
+	private BenchmarkApplication() {
+	}
+
+	public static void main(String[] args) throws IOException {
+		BenchmarkOptions options;
+		try {
+			options = BenchmarkOptions.parse(args);
+		}
+		catch (IllegalArgumentException ex) {
+			System.err.println(ex.getMessage());
+			System.exit(2);
+			return;
+		}
+		Report report = run(options);
+		System.out.println();
+		System.out.println(report.markdown());
+		System.out.println("Written to " + options.output().toAbsolutePath());
+		System.exit(0);
+	}
+
+	/**
+	 * Run every scenario and write the report.
+	 * @param options the sizes
+	 * @return the report
+	 * @throws IOException if the report cannot be written
+	 */
+	static Report run(BenchmarkOptions options) throws IOException {
+		Report report = new Report();
+		Instant started = Instant.now();
+		try (BenchmarkRedis redis = BenchmarkRedis.connectOrStart(options.redisUrl())) {
+			report.environment("Started", started);
+			report.environment("CPU cores", Runtime.getRuntime().availableProcessors());
+			report.environment("Load average at start (1, 5, 15 min)", loadAverage());
+			report.environment("Java", System.getProperty("java.vm.name") + " " + Runtime.version());
+			report.environment("Redis", redis.version() + " (" + redis.origin() + ")");
+			report.environment("Redisson", version("org.redisson", "redisson"));
+			report.environment("Options", options);
+			Scenarios scenarios = new Scenarios(redis, options, report);
+			RawRedisLimits raw = new RawRedisLimits(redis);
+			System.out.println("delayqueue benchmark on Redis " + redis.version() + " at " + redis.url());
+			try (QueueClient ours = new OurQueueClient(redis); QueueClient redisson = new RedissonQueueClient(redis)) {
+				if (options.scenarios().contains("1")) {
+					step("1. enqueue");
+					scenarios.enqueue(ours, redisson, raw);
+				}
+				if (options.scenarios().contains("2")) {
+					step("2. burst");
+					scenarios.burst(ours, redisson, raw);
+				}
+				if (options.scenarios().contains("3")) {
+					step("3. light load");
+					scenarios.lightLoad(ours, redisson);
+				}
+				if (options.scenarios().contains("4")) {
+					step("4. memory");
+					scenarios.memory(ours, redisson, raw);
+				}
+				if (options.scenarios().contains("5")) {
+					step("5. growth");
+					scenarios.growth(ours, redisson);
+				}
+			}
+			if (options.scenarios().contains("6")) {
+				idle(redis, scenarios, report);
+			}
+			if (options.scenarios().contains("7")) {
+				step("7. raw Redis");
+				report.add(new Report.Row("7a. raw: enqueue script, 1 job per call, pipelined (no client library)",
+						"jobs/s", null, null, raw.pipelinedEnqueue(options.rawJobs())));
+				report.add(new Report.Row("7b. raw: plain ZADD, pipelined (no client library)", "commands/s", null,
+						null, raw.pipelinedZadd(options.rawJobs())));
+			}
+			redis.flushAll();
+			report.environment("Load average at end (1, 5, 15 min)", loadAverage());
+			report.environment("Duration", Duration.between(started, Instant.now()).withNanos(0));
+		}
+		report.write(options.output());
+		return report;
+	}
+
+	// Each client runs alone in the JVM while its idle cost is measured.
+	private static void idle(BenchmarkRedis redis, Scenarios scenarios, Report report) {
+		step("6. idle");
+		double[] oursIdle;
+		try (QueueClient ours = new OurQueueClient(redis)) {
+			oursIdle = scenarios.idle(ours, IDLE_TOPICS);
+		}
+		double[] redissonIdle;
+		try (QueueClient redisson = new RedissonQueueClient(redis)) {
+			redissonIdle = scenarios.idle(redisson, IDLE_TOPICS);
+		}
+		report.add(new Report.Row("6a. idle, " + IDLE_TOPICS + " topics with consumers, no jobs: Redis commands",
+				"commands/s", oursIdle[0], redissonIdle[0], null));
+		report.add(new Report.Row("6b. idle: JVM process CPU", "% of a core", oursIdle[1], redissonIdle[1], null));
+	}
+
+	private static void step(String name) {
+		System.out.println(name);
+	}
+
+	private static String loadAverage() {
+		try {
+			String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+			return fields[0] + ", " + fields[1] + ", " + fields[2];
+		}
+		catch (IOException | RuntimeException ex) {
+			return "unknown";
+		}
+	}
+
+	private static String version(String group, String artifact) {
+		String resource = "META-INF/maven/" + group + "/" + artifact + "/pom.properties";
+		try (InputStream in = BenchmarkApplication.class.getClassLoader().getResourceAsStream(resource)) {
+			if (in == null) {
+				return "unknown";
+			}
+			Properties properties = new Properties();
+			properties.load(in);
+			return properties.getProperty("version", "unknown");
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
+	}
+
+}

@@ -1,0 +1,131 @@
+package io.github.delayqueue.benchmark;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The sizes of a run, from command-line flags. {@code --quick} picks sizes for a run of
+ * under two minutes; any size flag after it overrides it.
+ *
+ * @param redisUrl an existing Redis to use, or {@code null} to start one
+ * @param output the directory the report files go to
+ * @param enqueueJobs jobs sent one by one per client
+ * @param batchJobs jobs sent in batches per client
+ * @param burstJobs jobs due at the same instant
+ * @param consumers consumer threads in the burst and light-load scenarios
+ * @param lightJobs jobs of the light load
+ * @param lightWindowMillis how long the light load is spread over
+ * @param memoryJobs pending jobs whose memory is measured
+ * @param growthSizes the pending backlogs the growth scenario measures at
+ * @param growthProbeJobs jobs sent and moved at each backlog
+ * @param idleSeconds how long idle cost is measured
+ * @param rawJobs jobs the raw limits are measured with
+ * @param scenarios the numbers of the scenarios to run
+ */
+record BenchmarkOptions(@Nullable String redisUrl, Path output, int enqueueJobs, int batchJobs, int burstJobs,
+		int consumers, int lightJobs, long lightWindowMillis, int memoryJobs, List<Integer> growthSizes,
+		int growthProbeJobs, int idleSeconds, int rawJobs, Set<String> scenarios) {
+
+	static final Set<String> ALL = Set.of("1", "2", "3", "4", "5", "6", "7");
+
+	static final String USAGE = """
+			Usage: java -jar delayqueue-benchmark.jar [--quick] [--redis-url redis://host:port] [--out DIR]
+			       [--enqueue N] [--batch N] [--burst N] [--light N] [--light-window-ms MS] [--memory N]
+			       [--growth N,N,N] [--growth-probe N] [--idle-seconds S] [--raw N]
+			       [--scenarios 1,2,...]  (default: all of 1 to 7)
+			""";
+
+	static BenchmarkOptions full() {
+		return new BenchmarkOptions(null, Path.of("target", "benchmark-results"), 20_000, 200_000, 100_000, 8, 2_000,
+				5_000, 100_000, List.of(1_000, 100_000, 1_000_000), 20_000, 10, 200_000, ALL);
+	}
+
+	static BenchmarkOptions quick() {
+		return new BenchmarkOptions(null, Path.of("target", "benchmark-results"), 5_000, 50_000, 20_000, 8, 2_000,
+				5_000, 20_000, List.of(1_000, 10_000, 100_000), 5_000, 5, 50_000, ALL);
+	}
+
+	static BenchmarkOptions parse(String... args) {
+		BenchmarkOptions options = Arrays.asList(args).contains("--quick") ? quick() : full();
+		for (int i = 0; i < args.length; i++) {
+			String flag = args[i];
+			if (flag.equals("--quick")) {
+				continue;
+			}
+			if (flag.equals("--help")) {
+				throw new IllegalArgumentException(USAGE);
+			}
+			if (i + 1 >= args.length) {
+				throw new IllegalArgumentException("Flag " + flag + " needs a value\n" + USAGE);
+			}
+			String value = args[++i];
+			options = options.with(flag, value);
+		}
+		return options;
+	}
+
+	private BenchmarkOptions with(String flag, String value) {
+		BenchmarkOptions o = this;
+		return switch (flag) {
+			case "--redis-url" -> new BenchmarkOptions(value, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
+					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs,
+					o.idleSeconds, o.rawJobs, o.scenarios);
+			case "--out" -> new BenchmarkOptions(o.redisUrl, Path.of(value), o.enqueueJobs, o.batchJobs, o.burstJobs,
+					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs,
+					o.idleSeconds, o.rawJobs, o.scenarios);
+			case "--enqueue" -> new BenchmarkOptions(o.redisUrl, o.output, positive(flag, value), o.batchJobs,
+					o.burstJobs, o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes,
+					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios);
+			case "--batch" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, positive(flag, value),
+					o.burstJobs, o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes,
+					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios);
+			case "--burst" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs,
+					positive(flag, value), o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes,
+					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios);
+			case "--light" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
+					o.consumers, positive(flag, value), o.lightWindowMillis, o.memoryJobs, o.growthSizes,
+					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios);
+			case "--light-window-ms" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs,
+					o.burstJobs, o.consumers, o.lightJobs, positive(flag, value), o.memoryJobs, o.growthSizes,
+					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios);
+			case "--memory" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
+					o.consumers, o.lightJobs, o.lightWindowMillis, positive(flag, value), o.growthSizes,
+					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios);
+			case "--growth" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
+					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs,
+					Arrays.stream(value.split(",")).map((size) -> positive(flag, size.trim())).toList(),
+					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios);
+			case "--growth-probe" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
+					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, positive(flag, value),
+					o.idleSeconds, o.rawJobs, o.scenarios);
+			case "--idle-seconds" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
+					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs,
+					positive(flag, value), o.rawJobs, o.scenarios);
+			case "--raw" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
+					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs,
+					o.idleSeconds, positive(flag, value), o.scenarios);
+			case "--scenarios" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
+					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs,
+					o.idleSeconds, o.rawJobs, Set.of(value.split(",")));
+			default -> throw new IllegalArgumentException("Unknown flag " + flag + "\n" + USAGE);
+		};
+	}
+
+	private static int positive(String flag, String value) {
+		try {
+			int parsed = Integer.parseInt(value.replace("_", ""));
+			if (parsed > 0) {
+				return parsed;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// Reported below with the flag's name.
+		}
+		throw new IllegalArgumentException("Flag " + flag + " needs a positive whole number, was '" + value + "'");
+	}
+
+}

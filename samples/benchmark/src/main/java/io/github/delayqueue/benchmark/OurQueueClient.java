@@ -1,0 +1,224 @@
+package io.github.delayqueue.benchmark;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.JobEventListener;
+import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.listener.DelayedJobListenerContainer;
+import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Our starter as an application uses it: a Spring Boot context with the starter's
+ * auto-configuration, {@link DelayQueueOperations} to send and
+ * {@link DelayedJobListener @DelayedJobListener} methods to consume. The listeners do not
+ * start with the context; each scenario starts the ones it measures.
+ */
+final class OurQueueClient implements QueueClient {
+
+	static final String BURST = "bench.burst";
+
+	static final String LIGHT = "bench.light";
+
+	static final String IDLE = "bench.idle.";
+
+	private final ConfigurableApplicationContext context;
+
+	private final DelayQueueOperations operations;
+
+	private final DelayedJobListenerEndpointRegistry registry;
+
+	private final Sinks sinks;
+
+	private final List<DelayedJobListenerContainer> started = new ArrayList<>();
+
+	OurQueueClient(BenchmarkRedis redis) {
+		SpringApplication application = new SpringApplication(BenchmarkContext.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		application.setBannerMode(org.springframework.boot.Banner.Mode.OFF);
+		application.setLogStartupInfo(false);
+		application.setDefaultProperties(Map.of("spring.data.redis.host", redis.host(), "spring.data.redis.port",
+				String.valueOf(redis.port()), "logging.level.root", "WARN"));
+		this.context = application.run();
+		this.operations = this.context.getBean(DelayQueueOperations.class);
+		this.registry = this.context.getBean(DelayedJobListenerEndpointRegistry.class);
+		this.sinks = this.context.getBean(Sinks.class);
+	}
+
+	@Override
+	public String name() {
+		return "delayqueue";
+	}
+
+	@Override
+	public void send(String topic, String payload, long delayMillis) {
+		this.operations.send(topic, payload, Duration.ofMillis(delayMillis));
+	}
+
+	@Override
+	public void sendAt(String topic, String payload, long dueAtMillis) {
+		this.operations.sendAt(topic, payload, Instant.ofEpochMilli(dueAtMillis));
+	}
+
+	@Override
+	public void sendMany(String topic, List<String> payloads, long dueAtMillis) {
+		Instant dueAt = Instant.ofEpochMilli(dueAtMillis);
+		List<JobRequest> requests = new ArrayList<>(payloads.size());
+		for (String payload : payloads) {
+			requests.add(JobRequest.builder(topic, payload).dueAt(dueAt).build());
+		}
+		this.operations.sendAll(requests);
+	}
+
+	@Override
+	public void startConsumers(String topic, int threads, JobSink sink) {
+		DelayedJobListenerContainer container = this.registry.getListenerContainer(topic);
+		if (container == null || container.getConcurrency() != threads) {
+			throw new IllegalArgumentException("No listener of topic " + topic + " with concurrency " + threads);
+		}
+		this.sinks.byTopic.put(topic, sink);
+		container.start();
+		this.started.add(container);
+	}
+
+	@Override
+	public void stopConsumers() {
+		this.started.forEach(DelayedJobListenerContainer::stop);
+		this.started.clear();
+		this.sinks.byTopic.clear();
+	}
+
+	@Override
+	public String readyListKey(String topic) {
+		return "{dq:" + topic + "}:ready";
+	}
+
+	@Override
+	public void close() {
+		stopConsumers();
+		this.context.close();
+	}
+
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class BenchmarkContext {
+
+		@Bean
+		Sinks benchmarkSinks() {
+			return new Sinks();
+		}
+
+		@Bean
+		BenchmarkListeners benchmarkListeners(Sinks sinks) {
+			return new BenchmarkListeners(sinks);
+		}
+
+		// Completed means acknowledged: the event comes after the ack script succeeded.
+		@Bean
+		JobEventListener benchmarkAcknowledgements(Sinks sinks) {
+			return new JobEventListener() {
+
+				@Override
+				public void jobCompleted(String topic, Duration runTime) {
+					JobSink sink = sinks.byTopic.get(topic);
+					if (sink != null) {
+						sink.acknowledged();
+					}
+				}
+
+			};
+		}
+
+	}
+
+	static final class Sinks {
+
+		final Map<String, JobSink> byTopic = new ConcurrentHashMap<>();
+
+		void started(String topic, String payload) {
+			JobSink sink = this.byTopic.get(topic);
+			if (sink != null) {
+				sink.started(payload);
+			}
+		}
+
+	}
+
+	/**
+	 * No-op handlers that only report. Listener ids are the topics, so that a scenario
+	 * finds its listener by topic.
+	 */
+	static final class BenchmarkListeners {
+
+		private final Sinks sinks;
+
+		BenchmarkListeners(Sinks sinks) {
+			this.sinks = sinks;
+		}
+
+		@DelayedJobListener(id = BURST, topics = BURST, concurrency = "8", autoStartup = "false")
+		void burst(String payload) {
+			this.sinks.started(BURST, payload);
+		}
+
+		@DelayedJobListener(id = LIGHT, topics = LIGHT, concurrency = "8", autoStartup = "false")
+		void light(String payload) {
+			this.sinks.started(LIGHT, payload);
+		}
+
+		@DelayedJobListener(id = IDLE + 0, topics = IDLE + 0, concurrency = "1", autoStartup = "false")
+		void idle0(String payload) {
+		}
+
+		@DelayedJobListener(id = IDLE + 1, topics = IDLE + 1, concurrency = "1", autoStartup = "false")
+		void idle1(String payload) {
+		}
+
+		@DelayedJobListener(id = IDLE + 2, topics = IDLE + 2, concurrency = "1", autoStartup = "false")
+		void idle2(String payload) {
+		}
+
+		@DelayedJobListener(id = IDLE + 3, topics = IDLE + 3, concurrency = "1", autoStartup = "false")
+		void idle3(String payload) {
+		}
+
+		@DelayedJobListener(id = IDLE + 4, topics = IDLE + 4, concurrency = "1", autoStartup = "false")
+		void idle4(String payload) {
+		}
+
+		@DelayedJobListener(id = IDLE + 5, topics = IDLE + 5, concurrency = "1", autoStartup = "false")
+		void idle5(String payload) {
+		}
+
+		@DelayedJobListener(id = IDLE + 6, topics = IDLE + 6, concurrency = "1", autoStartup = "false")
+		void idle6(String payload) {
+		}
+
+		@DelayedJobListener(id = IDLE + 7, topics = IDLE + 7, concurrency = "1", autoStartup = "false")
+		void idle7(String payload) {
+		}
+
+		@DelayedJobListener(id = IDLE + 8, topics = IDLE + 8, concurrency = "1", autoStartup = "false")
+		void idle8(String payload) {
+		}
+
+		@DelayedJobListener(id = IDLE + 9, topics = IDLE + 9, concurrency = "1", autoStartup = "false")
+		void idle9(String payload) {
+		}
+
+	}
+
+}

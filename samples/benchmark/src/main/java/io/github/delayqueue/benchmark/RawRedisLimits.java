@@ -1,0 +1,235 @@
+package io.github.delayqueue.benchmark;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What Redis itself can do on this machine, measured from a plain socket with no client
+ * library: our own scripts called by SHA, and plain commands. Every client figure can be
+ * read as a fraction of these.
+ */
+final class RawRedisLimits {
+
+	private static final String TOPIC = "bench.raw";
+
+	private static final String BASE = "{dq:" + TOPIC + "}:";
+
+	private static final int PIPELINE = 1000;
+
+	private final BenchmarkRedis redis;
+
+	RawRedisLimits(BenchmarkRedis redis) {
+		this.redis = redis;
+	}
+
+	/**
+	 * One enqueue script call per round trip, one job each, on one thread.
+	 * @param jobs how many
+	 * @return jobs per second
+	 */
+	double syncEnqueue(int jobs) {
+		this.redis.flushAll();
+		try (RespConnection connection = this.redis.connect()) {
+			String sha = load(connection, "enqueue");
+			String tail = tail();
+			long start = System.nanoTime();
+			for (int i = 0; i < jobs; i++) {
+				connection.call(enqueue(sha, new String[] { id(i), "d3600000", tail }));
+			}
+			return perSecond(jobs, start);
+		}
+	}
+
+	/**
+	 * Enqueue script calls of one job each, {@value #PIPELINE} in flight.
+	 * @param jobs how many
+	 * @return jobs per second
+	 */
+	double pipelinedEnqueue(int jobs) {
+		this.redis.flushAll();
+		try (RespConnection connection = this.redis.connect()) {
+			String sha = load(connection, "enqueue");
+			String tail = tail();
+			long start = System.nanoTime();
+			for (int from = 0; from < jobs; from += PIPELINE) {
+				int to = Math.min(jobs, from + PIPELINE);
+				for (int i = from; i < to; i++) {
+					connection.write(enqueue(sha, new String[] { id(i), "d3600000", tail }));
+				}
+				connection.flush();
+				for (int i = from; i < to; i++) {
+					connection.read();
+				}
+			}
+			return perSecond(jobs, start);
+		}
+	}
+
+	/**
+	 * Enqueue script calls of {@value #PIPELINE} jobs each, one per round trip: what
+	 * {@code sendAll} asks of Redis.
+	 * @param jobs how many
+	 * @return jobs per second
+	 */
+	double batchEnqueue(int jobs) {
+		this.redis.flushAll();
+		try (RespConnection connection = this.redis.connect()) {
+			String sha = load(connection, "enqueue");
+			long start = System.nanoTime();
+			enqueueBatches(connection, sha, jobs, "d3600000");
+			return perSecond(jobs, start);
+		}
+	}
+
+	/**
+	 * Plain {@code ZADD}, {@value #PIPELINE} in flight: the ceiling of any sorted-set
+	 * based delay queue.
+	 * @param jobs how many
+	 * @return commands per second
+	 */
+	double pipelinedZadd(int jobs) {
+		this.redis.flushAll();
+		try (RespConnection connection = this.redis.connect()) {
+			long start = System.nanoTime();
+			for (int from = 0; from < jobs; from += PIPELINE) {
+				int to = Math.min(jobs, from + PIPELINE);
+				for (int i = from; i < to; i++) {
+					connection.write("ZADD", "raw.zset", String.valueOf(start + i), id(i));
+				}
+				connection.flush();
+				for (int i = from; i < to; i++) {
+					connection.read();
+				}
+			}
+			return perSecond(jobs, start);
+		}
+	}
+
+	/**
+	 * Drain due jobs with our scripts and nothing else: move them all to READY, then
+	 * claim 100 at a time and acknowledge each, acknowledgements pipelined.
+	 * @param jobs how many
+	 * @return jobs per second
+	 */
+	double drain(int jobs) {
+		this.redis.flushAll();
+		try (RespConnection connection = this.redis.connect()) {
+			String enqueue = load(connection, "enqueue");
+			String promote = load(connection, "promote-due");
+			String claim = load(connection, "claim");
+			String ack = load(connection, "ack");
+			long due = System.currentTimeMillis() + 60_000;
+			enqueueBatches(connection, enqueue, jobs, "a" + due);
+			// Pretend the jobs are due by moving the clock of the test, not of Redis:
+			// rewrite their scores to the past, so that the drain starts at once.
+			connection.call("ZUNIONSTORE", BASE + "delayed", "1", BASE + "delayed", "WEIGHTS", "0");
+			long start = System.nanoTime();
+			long moved;
+			do {
+				moved = (Long) ((List<?>) connection.call("EVALSHA", promote, "2", BASE + "delayed", BASE + "ready",
+						"1000"))
+					.get(0);
+			}
+			while (moved > 0);
+			int done = 0;
+			while (done < jobs) {
+				List<?> reply = (List<?>) connection.call("EVALSHA", claim, "5", BASE + "ready", BASE + "claiming",
+						BASE + "running", BASE + "jobs", BASE + "attempts", "", "100", "60000");
+				if (reply.size() <= 1) {
+					throw new IllegalStateException("Raw drain found no ready job after " + done);
+				}
+				int claimed = 0;
+				for (int i = 1; i + 2 < reply.size(); i += 3) {
+					connection.write("EVALSHA", ack, "4", BASE + "running", BASE + "jobs", BASE + "attempts",
+							BASE + "errors", (String) reply.get(i), String.valueOf(reply.get(i + 1)));
+					claimed++;
+				}
+				connection.flush();
+				for (int i = 0; i < claimed; i++) {
+					connection.read();
+				}
+				done += claimed;
+			}
+			return perSecond(jobs, start);
+		}
+	}
+
+	/**
+	 * The least memory a pending job can take: its id in a sorted set and its 100-byte
+	 * payload in a hash, nothing else.
+	 * @param jobs how many
+	 * @return bytes per job
+	 */
+	double memoryFloor(int jobs) {
+		this.redis.flushAll();
+		try (RespConnection connection = this.redis.connect()) {
+			long before = connection.infoLong("memory", "used_memory");
+			String payload = Payloads.of(System.currentTimeMillis());
+			for (int from = 0; from < jobs; from += PIPELINE) {
+				int to = Math.min(jobs, from + PIPELINE);
+				for (int i = from; i < to; i++) {
+					connection.write("ZADD", "raw.delayed", String.valueOf(1_700_000_000_000L + i), id(i));
+					connection.write("HSET", "raw.jobs", id(i), payload);
+				}
+				connection.flush();
+				for (int i = from; i < to; i++) {
+					connection.read();
+					connection.read();
+				}
+			}
+			return (connection.infoLong("memory", "used_memory") - before) / (double) jobs;
+		}
+	}
+
+	private void enqueueBatches(RespConnection connection, String sha, int jobs, String due) {
+		String tail = tail();
+		for (int from = 0; from < jobs; from += PIPELINE) {
+			int to = Math.min(jobs, from + PIPELINE);
+			String[] batch = new String[(to - from) * 3];
+			for (int i = from; i < to; i++) {
+				int at = (i - from) * 3;
+				batch[at] = id(i);
+				batch[at + 1] = due;
+				batch[at + 2] = tail;
+			}
+			connection.call(enqueue(sha, batch));
+		}
+	}
+
+	private static String[] enqueue(String sha, String[] jobs) {
+		List<String> args = new ArrayList<>(jobs.length + 8);
+		args.addAll(List.of("EVALSHA", sha, "3", BASE + "jobs", BASE + "delayed", BASE + "ready", "", TOPIC));
+		args.addAll(List.of(jobs));
+		return args.toArray(String[]::new);
+	}
+
+	private static String tail() {
+		// ttr | max attempts | headers | payload as JSON: the record our template writes.
+		return "|||\"" + Payloads.of(System.currentTimeMillis()) + "\"";
+	}
+
+	private static String id(int i) {
+		return String.format("%016d", i);
+	}
+
+	private static String load(RespConnection connection, String script) {
+		String resource = "io/github/delayqueue/core/scripts/" + script + ".lua";
+		try (InputStream in = RawRedisLimits.class.getClassLoader().getResourceAsStream(resource)) {
+			if (in == null) {
+				throw new IllegalStateException("No script " + resource + " on the classpath");
+			}
+			return (String) connection.call("SCRIPT", "LOAD", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot read " + resource, ex);
+		}
+	}
+
+	private static double perSecond(long count, long startNanos) {
+		return count / ((System.nanoTime() - startNanos) / 1e9);
+	}
+
+}

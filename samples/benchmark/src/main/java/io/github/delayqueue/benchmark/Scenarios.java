@@ -1,0 +1,422 @@
+package io.github.delayqueue.benchmark;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The measurements, each run the same way on both queues against the same Redis, which is
+ * flushed before each of them.
+ */
+final class Scenarios {
+
+	private static final long FAR_AWAY = Duration.ofDays(1).toMillis();
+
+	private static final Duration DRAIN_LIMIT = Duration.ofMinutes(10);
+
+	private static final Duration MOVE_WINDOW = Duration.ofSeconds(30);
+
+	private final BenchmarkRedis redis;
+
+	private final BenchmarkOptions options;
+
+	private final Report report;
+
+	// Batch enqueue rates seen, used to leave enough time to enqueue jobs due together.
+	private final Map<String, Double> batchRates = new HashMap<>();
+
+	Scenarios(BenchmarkRedis redis, BenchmarkOptions options, Report report) {
+		this.redis = redis;
+		this.options = options;
+		this.report = report;
+	}
+
+	/**
+	 * Scenario 1: single-thread {@code send} against {@code offer}, and batches.
+	 */
+	void enqueue(QueueClient ours, QueueClient redisson, RawRedisLimits raw) {
+		int jobs = this.options.enqueueJobs();
+		String payload = Payloads.of(0);
+		this.redis.flushAll();
+		// Warm up the connections, the scripts and the JIT before the clock runs.
+		for (QueueClient client : List.of(ours, redisson)) {
+			for (int i = 0; i < Math.min(jobs, 2000); i++) {
+				client.send("bench.enqueue", payload, FAR_AWAY);
+			}
+		}
+		// The two clients take turns in rounds, so that a change in the machine's load
+		// during the run weighs on both alike.
+		double[] single = interleaved(ours, redisson, jobs, (client, count) -> {
+			for (int i = 0; i < count; i++) {
+				client.send("bench.enqueue", payload, FAR_AWAY);
+			}
+		});
+		this.report.add(new Report.Row("1a. enqueue, one thread, one call per job (send / offer)", "jobs/s", single[0],
+				single[1], raw.syncEnqueue(jobs)));
+		this.redis.flushAll();
+		for (QueueClient client : List.of(ours, redisson)) {
+			client.sendMany("bench.enqueue", payloads(Math.min(this.options.batchJobs(), 5000), 0),
+					System.currentTimeMillis() + FAR_AWAY);
+		}
+		double[] batched = interleaved(ours, redisson, this.options.batchJobs(), (client, count) -> client
+			.sendMany("bench.enqueue", payloads(count, 0), System.currentTimeMillis() + FAR_AWAY));
+		this.batchRates.put(ours.name(), batched[0]);
+		this.batchRates.put(redisson.name(), batched[1]);
+		this.report.add(new Report.Row("1b. enqueue, one thread, batched (sendAll / async offers)", "jobs/s",
+				batched[0], batched[1], raw.batchEnqueue(this.options.batchJobs())));
+	}
+
+	private static double[] interleaved(QueueClient ours, QueueClient redisson, int jobs, Enqueue enqueue) {
+		int rounds = 10;
+		int perRound = Math.max(1, jobs / rounds);
+		long[] nanos = new long[2];
+		for (int round = 0; round < rounds; round++) {
+			QueueClient[] order = (round % 2 == 0) ? new QueueClient[] { ours, redisson }
+					: new QueueClient[] { redisson, ours };
+			for (QueueClient client : order) {
+				long start = System.nanoTime();
+				enqueue.enqueue(client, perRound);
+				nanos[(client == ours) ? 0 : 1] += System.nanoTime() - start;
+			}
+		}
+		return new double[] { perRound * rounds / (nanos[0] / 1e9), perRound * rounds / (nanos[1] / 1e9) };
+	}
+
+	private interface Enqueue {
+
+		void enqueue(QueueClient client, int count);
+
+	}
+
+	/**
+	 * Scenario 2: a burst of jobs due at one instant, drained by the consumers.
+	 */
+	void burst(QueueClient ours, QueueClient redisson, RawRedisLimits raw) {
+		double[] oursResult = burst(ours);
+		double[] redissonResult = burst(redisson);
+		this.report.add(new Report.Row(
+				"2a. burst of " + this.options.burstJobs() + " due at once, " + this.options.consumers()
+						+ " consumers: due time to last ack",
+				"jobs/s", oursResult[0], redissonResult[0], raw.drain(this.options.burstJobs())));
+		this.report
+			.add(new Report.Row("2b. burst: lateness of the last job", "ms", oursResult[1], redissonResult[1], null));
+		this.report
+			.add(new Report.Row("2c. burst: JVM process CPU per job", "µs", oursResult[2], redissonResult[2], null));
+		this.report.add(new Report.Row("2d. burst: Redis CPU per job", "µs", oursResult[3], redissonResult[3], null));
+	}
+
+	private double[] burst(QueueClient client) {
+		String topic = OurQueueClient.BURST;
+		warmUpConsumers(client, topic, Math.min(this.options.burstJobs(), 2000));
+		this.redis.flushAll();
+		int jobs = this.options.burstJobs();
+		CountDownLatch acked = new CountDownLatch(jobs);
+		AtomicLong lastStart = new AtomicLong();
+		AtomicLong lastAck = new AtomicLong();
+		long due = enqueueDueTogether(client, topic, jobs);
+		double redisCpuBefore = redisCpuSeconds();
+		long jvmCpuBefore = processCpuNanos();
+		client.startConsumers(topic, this.options.consumers(), new QueueClient.JobSink() {
+
+			@Override
+			public void started(String payload) {
+				lastStart.accumulateAndGet(System.currentTimeMillis(), Math::max);
+			}
+
+			@Override
+			public void acknowledged() {
+				lastAck.accumulateAndGet(System.currentTimeMillis(), Math::max);
+				acked.countDown();
+			}
+
+		});
+		double redisCpu;
+		long jvmCpu;
+		try {
+			await(acked, client.name() + " burst drain");
+			jvmCpu = processCpuNanos() - jvmCpuBefore;
+			redisCpu = redisCpuSeconds() - redisCpuBefore;
+		}
+		finally {
+			client.stopConsumers();
+		}
+		// The CPU figures include the idle wait from enqueue to due time, which costs
+		// next to nothing on either side.
+		return new double[] { jobs / ((lastAck.get() - due) / 1000.0), lastStart.get() - due, jvmCpu / 1000.0 / jobs,
+				redisCpu * 1e6 / jobs };
+	}
+
+	// Drain a few jobs first, so that class loading and the JIT are not measured.
+	private void warmUpConsumers(QueueClient client, String topic, int jobs) {
+		this.redis.flushAll();
+		CountDownLatch acked = new CountDownLatch(jobs);
+		client.startConsumers(topic, this.options.consumers(), new QueueClient.JobSink() {
+
+			@Override
+			public void started(String payload) {
+			}
+
+			@Override
+			public void acknowledged() {
+				acked.countDown();
+			}
+
+		});
+		try {
+			client.sendMany(topic, payloads(jobs, 0), System.currentTimeMillis());
+			await(acked, client.name() + " warm-up");
+		}
+		finally {
+			client.stopConsumers();
+		}
+	}
+
+	/**
+	 * Scenario 3: light load, jobs spread evenly over a window; lateness percentiles.
+	 */
+	void lightLoad(QueueClient ours, QueueClient redisson) {
+		Histogram oursLateness = lightLoad(ours);
+		Histogram redissonLateness = lightLoad(redisson);
+		this.report.add(new Report.Row(
+				"3a. light load (" + this.options.lightJobs() + " jobs over " + this.options.lightWindowMillis()
+						+ " ms): lateness p50",
+				"ms", millis(oursLateness.getValueAtPercentile(50)), millis(redissonLateness.getValueAtPercentile(50)),
+				null));
+		this.report
+			.add(new Report.Row("3b. light load: lateness p99", "ms", millis(oursLateness.getValueAtPercentile(99)),
+					millis(redissonLateness.getValueAtPercentile(99)), null));
+		this.report.add(new Report.Row("3c. light load: lateness max", "ms", millis(oursLateness.getMaxValue()),
+				millis(redissonLateness.getMaxValue()), null));
+	}
+
+	private Histogram lightLoad(QueueClient client) {
+		this.redis.flushAll();
+		// A first, shorter pass warms up the consumer path (class loading, JIT), whose
+		// first second otherwise dominates the tail of either client.
+		lightLoad(client, Math.min(this.options.lightJobs(), 1000), Math.min(this.options.lightWindowMillis(), 1000));
+		return lightLoad(client, this.options.lightJobs(), this.options.lightWindowMillis());
+	}
+
+	private Histogram lightLoad(QueueClient client, int jobs, long windowMillis) {
+		String topic = OurQueueClient.LIGHT;
+		Histogram lateness = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(10), 3);
+		CountDownLatch acked = new CountDownLatch(jobs);
+		client.startConsumers(topic, this.options.consumers(), new QueueClient.JobSink() {
+
+			@Override
+			public void started(String payload) {
+				Instant now = Instant.now();
+				long micros = now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
+				lateness.recordValue(Math.max(0, micros - Payloads.dueAt(payload) * 1000));
+			}
+
+			@Override
+			public void acknowledged() {
+				acked.countDown();
+			}
+
+		});
+		try {
+			// Sending the whole load takes well under the second of head start.
+			long first = System.currentTimeMillis() + 1000;
+			for (int i = 0; i < jobs; i++) {
+				long due = first + i * windowMillis / jobs;
+				client.sendAt(topic, Payloads.of(due), due);
+			}
+			await(acked, client.name() + " light load");
+		}
+		finally {
+			client.stopConsumers();
+		}
+		return lateness;
+	}
+
+	/**
+	 * Scenario 4: Redis memory per pending job with a 100-byte payload.
+	 */
+	void memory(QueueClient ours, QueueClient redisson, RawRedisLimits raw) {
+		this.report.add(new Report.Row("4. Redis memory per pending job (100-byte payload)", "bytes", memory(ours),
+				memory(redisson), raw.memoryFloor(this.options.memoryJobs())));
+	}
+
+	private double memory(QueueClient client) {
+		this.redis.flushAll();
+		try (RespConnection connection = this.redis.connect()) {
+			long before = connection.infoLong("memory", "used_memory");
+			client.sendMany("bench.memory", payloads(this.options.memoryJobs(), 0),
+					System.currentTimeMillis() + FAR_AWAY);
+			return (connection.infoLong("memory", "used_memory") - before) / (double) this.options.memoryJobs();
+		}
+	}
+
+	/**
+	 * Scenario 5: enqueue and move rates as the backlog of pending jobs grows.
+	 */
+	void growth(QueueClient ours, QueueClient redisson) {
+		for (int size : this.options.growthSizes()) {
+			double[] oursRates = growth(ours, size);
+			double[] redissonRates = growth(redisson, size);
+			this.report.add(new Report.Row("5a. enqueue (send / offer) with " + size + " pending", "jobs/s",
+					oursRates[0], redissonRates[0], null));
+			this.report.add(new Report.Row("5b. move due jobs to ready with " + size + " pending", "jobs/s",
+					oursRates[1], redissonRates[1], null));
+		}
+	}
+
+	private double[] growth(QueueClient client, int pending) {
+		this.redis.flushAll();
+		String topic = "bench.growth";
+		int probe = this.options.growthProbeJobs();
+		for (int from = 0; from < pending; from += 100_000) {
+			client.sendMany(topic, payloads(Math.min(100_000, pending - from), 0),
+					System.currentTimeMillis() + FAR_AWAY);
+		}
+		String payload = Payloads.of(0);
+		long start = System.nanoTime();
+		for (int i = 0; i < probe; i++) {
+			client.send(topic, payload, FAR_AWAY);
+		}
+		double enqueueRate = perSecond(probe, start);
+		long due = enqueueDueTogether(client, topic, probe);
+		long moved;
+		long done;
+		try (RespConnection connection = this.redis.connect()) {
+			// A queue whose moves slow down as the backlog grows is measured over a
+			// bounded window: the rate is what it moved in that time.
+			long window = Math.max(5000, Math.min(MOVE_WINDOW.toMillis(), 2L * probe));
+			long deadline = due + window;
+			while ((moved = (Long) connection.call("LLEN", client.readyListKey(topic))) < probe
+					&& System.currentTimeMillis() < deadline) {
+				LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+			}
+			done = System.currentTimeMillis();
+		}
+		if (moved < probe) {
+			this.report.note(client.name() + " with " + pending + " pending moved " + moved + " of " + probe
+					+ " due jobs in the " + (done - due) / 1000 + " s window; its rate is over that window");
+		}
+		return new double[] { enqueueRate, moved / (Math.max(1, done - due) / 1000.0) };
+	}
+
+	/**
+	 * Scenario 6: Redis commands and JVM CPU while consumers of idle topics wait. Each
+	 * client runs alone in the JVM while it is measured.
+	 * @param client a client started just for this measurement
+	 * @return commands per second and CPU in percent of one core
+	 */
+	double[] idle(QueueClient client, int topics) {
+		this.redis.flushAll();
+		for (int i = 0; i < topics; i++) {
+			client.startConsumers(OurQueueClient.IDLE + i, 1, new QueueClient.JobSink() {
+
+				@Override
+				public void started(String payload) {
+				}
+
+				@Override
+				public void acknowledged() {
+				}
+
+			});
+		}
+		try (RespConnection connection = this.redis.connect()) {
+			// Let start-up work settle before measuring.
+			pause(Duration.ofSeconds(Math.min(2, this.options.idleSeconds())));
+			com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
+				.getOperatingSystemMXBean();
+			long commandsBefore = connection.infoLong("stats", "total_commands_processed");
+			long cpuBefore = os.getProcessCpuTime();
+			long start = System.nanoTime();
+			pause(Duration.ofSeconds(this.options.idleSeconds()));
+			long cpuAfter = os.getProcessCpuTime();
+			long commandsAfter = connection.infoLong("stats", "total_commands_processed");
+			double seconds = (System.nanoTime() - start) / 1e9;
+			// The first INFO is counted in the second one's figure.
+			return new double[] { (commandsAfter - commandsBefore - 1) / seconds,
+					100.0 * (cpuAfter - cpuBefore) / (System.nanoTime() - start) };
+		}
+		finally {
+			client.stopConsumers();
+		}
+	}
+
+	/**
+	 * Enqueue jobs that all fall due at the same instant, which lies after the last of
+	 * them is written.
+	 * @return the due time
+	 */
+	private long enqueueDueTogether(QueueClient client, String topic, int jobs) {
+		double rate = this.batchRates.getOrDefault(client.name(), 10_000.0);
+		long margin = 1000 + (long) (3000.0 * jobs / rate);
+		long due = System.currentTimeMillis() + margin;
+		client.sendMany(topic, payloads(jobs, due), due);
+		long late = System.currentTimeMillis() - due;
+		if (late >= 0) {
+			this.report.note(client.name() + ": enqueueing " + jobs + " jobs of " + topic + " ended " + late
+					+ " ms after they fell due; that run's figures include the overlap");
+		}
+		return due;
+	}
+
+	private double redisCpuSeconds() {
+		try (RespConnection connection = this.redis.connect()) {
+			return Double.parseDouble(connection.info("cpu", "used_cpu_user"))
+					+ Double.parseDouble(connection.info("cpu", "used_cpu_sys"));
+		}
+	}
+
+	private static long processCpuNanos() {
+		return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+			.getProcessCpuTime();
+	}
+
+	private static List<String> payloads(int count, long due) {
+		String payload = Payloads.of(due);
+		List<String> payloads = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			payloads.add(payload);
+		}
+		return payloads;
+	}
+
+	private static void await(CountDownLatch latch, String what) {
+		try {
+			if (!latch.await(DRAIN_LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new IllegalStateException(
+						what + " did not finish within " + DRAIN_LIMIT + "; " + latch.getCount() + " jobs left");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(what + " was interrupted", ex);
+		}
+	}
+
+	private static void pause(Duration duration) {
+		long end = System.nanoTime() + duration.toNanos();
+		long left;
+		while ((left = end - System.nanoTime()) > 0) {
+			LockSupport.parkNanos(left);
+		}
+	}
+
+	private static double perSecond(long count, long startNanos) {
+		return count / ((System.nanoTime() - startNanos) / 1e9);
+	}
+
+	private static double millis(long micros) {
+		return micros / 1000.0;
+	}
+
+}

@@ -1,0 +1,61 @@
+package io.github.delayqueue.benchmark;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the whole benchmark with tiny sizes against a real Redis, so that the command in
+ * the README keeps working.
+ */
+class BenchmarkApplicationTests {
+
+	@TempDir
+	Path output;
+
+	@Test
+	void runsEveryScenarioOnBothQueuesAndWritesTheTableAndJson() throws Exception {
+		String url = System.getenv("DELAYQUEUE_TEST_REDIS_URL");
+		BenchmarkOptions options = BenchmarkOptions.parse("--quick", "--out", this.output.toString(), "--enqueue",
+				"200", "--batch", "1000", "--burst", "500", "--light", "100", "--light-window-ms", "300", "--memory",
+				"1000", "--growth", "100,1000", "--growth-probe", "200", "--idle-seconds", "1", "--raw", "1000");
+		if (url != null && !url.isBlank()) {
+			options = BenchmarkOptions.parse("--quick", "--redis-url", url, "--out", this.output.toString(),
+					"--enqueue", "200", "--batch", "1000", "--burst", "500", "--light", "100", "--light-window-ms",
+					"300", "--memory", "1000", "--growth", "100,1000", "--growth-probe", "200", "--idle-seconds", "1",
+					"--raw", "1000");
+		}
+
+		Report report = BenchmarkApplication.run(options);
+
+		List<String> numbers = report.rows().stream().map((row) -> row.scenario().substring(0, 1)).toList();
+		assertThat(numbers).contains("1", "2", "3", "4", "5", "6", "7");
+		for (Report.Row row : report.rows()) {
+			if (row.scenario().startsWith("7")) {
+				assertThat(row.raw()).as(row.scenario()).isPositive();
+			}
+			else if (row.unit().equals("jobs/s") || row.unit().equals("bytes")) {
+				assertThat(row.ours()).as(row.scenario()).isPositive();
+				assertThat(row.redisson()).as(row.scenario()).isPositive();
+			}
+			else {
+				assertThat(row.ours()).as(row.scenario()).isNotNegative();
+				assertThat(row.redisson()).as(row.scenario()).isNotNegative();
+			}
+		}
+		assertThat(report.row("2a. burst of 500 due at once, 8 consumers: due time to last ack").raw()).isPositive();
+		String markdown = Files.readString(this.output.resolve("benchmark.md"));
+		assertThat(markdown).contains("| Scenario | Unit | delayqueue | Redisson |", "CPU cores", "Redis");
+		JsonNode json = JsonMapper.builder().build().readTree(this.output.resolve("benchmark.json").toFile());
+		assertThat(json.get("results").size()).isEqualTo(report.rows().size());
+		assertThat(json.get("environment").get("CPU cores").asInt()).isPositive();
+	}
+
+}

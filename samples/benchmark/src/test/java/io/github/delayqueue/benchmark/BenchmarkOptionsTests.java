@@ -1,0 +1,48 @@
+package io.github.delayqueue.benchmark;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class BenchmarkOptionsTests {
+
+	@Test
+	void defaultsToTheFullSizesOfTheIssue() {
+		BenchmarkOptions options = BenchmarkOptions.parse();
+		assertThat(options.burstJobs()).isEqualTo(100_000);
+		assertThat(options.consumers()).isEqualTo(8);
+		assertThat(options.lightJobs()).isEqualTo(2_000);
+		assertThat(options.lightWindowMillis()).isEqualTo(5_000);
+		assertThat(options.growthSizes()).containsExactly(1_000, 100_000, 1_000_000);
+		assertThat(options.redisUrl()).isNull();
+	}
+
+	@Test
+	void quickIsSmallerAndLaterFlagsOverrideIt() {
+		BenchmarkOptions options = BenchmarkOptions.parse("--burst", "7", "--quick", "--growth", "10,20", "--redis-url",
+				"redis://localhost:6380");
+		assertThat(options.burstJobs()).isEqualTo(7);
+		assertThat(options.growthSizes()).isEqualTo(List.of(10, 20));
+		assertThat(options.enqueueJobs()).isEqualTo(BenchmarkOptions.quick().enqueueJobs());
+		assertThat(options.redisUrl()).isEqualTo("redis://localhost:6380");
+	}
+
+	@Test
+	void refusesUnknownFlagsAndBadSizes() {
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--fast", "1"))
+			.withMessageContaining("Unknown flag --fast");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--burst", "-1"))
+			.withMessageContaining("--burst");
+	}
+
+	@Test
+	void payloadsAreOneHundredBytesAndCarryTheirDueTime() {
+		String payload = Payloads.of(1_700_000_000_123L);
+		assertThat(payload).hasSize(Payloads.SIZE);
+		assertThat(Payloads.dueAt(payload)).isEqualTo(1_700_000_000_123L);
+	}
+
+}
