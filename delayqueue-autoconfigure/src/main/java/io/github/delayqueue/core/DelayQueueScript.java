@@ -54,8 +54,14 @@ public enum DelayQueueScript {
 	@SuppressWarnings("rawtypes")
 	private final RedisScript<List> script;
 
+	private final byte[] body;
+
+	private final byte[] sha1;
+
 	DelayQueueScript(String name) {
 		this.script = RedisScript.of(Prelude.TEXT + read(name), List.class);
+		this.body = this.script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
+		this.sha1 = this.script.getSha1().getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static String read(String name) {
@@ -75,6 +81,22 @@ public enum DelayQueueScript {
 
 		static final String TEXT = read("prelude");
 
+	}
+
+	/**
+	 * Return the script's text as UTF-8, for {@code EVAL} and {@code SCRIPT LOAD}.
+	 * @return the text
+	 */
+	byte[] body() {
+		return this.body;
+	}
+
+	/**
+	 * Return the script's SHA-1 as UTF-8 hex, for {@code EVALSHA}.
+	 * @return the SHA-1
+	 */
+	byte[] sha1() {
+		return this.sha1;
 	}
 
 	/**

@@ -43,10 +43,27 @@ public final class ScriptRunner {
 	 * @param args its arguments
 	 * @return its reply, strings as {@link String}, integers as {@link Long}
 	 */
-	@SuppressWarnings("unchecked")
 	public List<Object> run(DelayQueueScript script, List<String> keys, String... args) {
-		List<Object> reply = this.redis.execute(script.script(), keys, (Object[]) args);
-		return (reply != null) ? reply : List.of();
+		byte[][] keysAndArgs = encode(keys, List.of(args));
+		int keyCount = keys.size();
+		// Straight to the connection: the template's script executor costs more client
+		// CPU
+		// per call (serializers, a connection proxy) than the command itself.
+		List<?> reply;
+		try {
+			reply = this.redis.execute((RedisCallback<List<?>>) (connection) -> connection.scriptingCommands()
+				.evalSha(script.sha1(), ReturnType.MULTI, keyCount, keysAndArgs), true);
+		}
+		catch (DataAccessException ex) {
+			if (!mentionsNoScript(ex)) {
+				throw ex;
+			}
+			// Redis lost its script cache (restart or SCRIPT FLUSH); EVAL runs and caches
+			// it.
+			reply = this.redis.execute((RedisCallback<List<?>>) (connection) -> connection.scriptingCommands()
+				.eval(script.body(), ReturnType.MULTI, keyCount, keysAndArgs), true);
+		}
+		return (reply != null) ? decode(reply) : new ArrayList<>();
 	}
 
 	/**
@@ -83,22 +100,15 @@ public final class ScriptRunner {
 	}
 
 	private void load(DelayQueueScript script) {
-		this.redis.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands()
-			.scriptLoad(bytes(script.script().getScriptAsString())));
+		this.redis
+			.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands().scriptLoad(script.body()));
 	}
 
 	private List<List<Object>> pipeline(List<Call> calls) {
 		List<Object> replies = this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
 			for (Call call : calls) {
-				byte[] sha = bytes(call.script().script().getSha1());
-				byte[][] keysAndArgs = new byte[call.keys().size() + call.args().size()][];
-				int i = 0;
-				for (String key : call.keys()) {
-					keysAndArgs[i++] = bytes(key);
-				}
-				for (String arg : call.args()) {
-					keysAndArgs[i++] = bytes(arg);
-				}
+				byte[] sha = call.script().sha1();
+				byte[][] keysAndArgs = encode(call.keys(), call.args());
 				connection.scriptingCommands().evalSha(sha, ReturnType.MULTI, call.keys().size(), keysAndArgs);
 			}
 			return null;
@@ -111,6 +121,18 @@ public final class ScriptRunner {
 			result.add(decode((List<?>) reply));
 		}
 		return result;
+	}
+
+	private static byte[][] encode(List<String> keys, List<String> args) {
+		byte[][] keysAndArgs = new byte[keys.size() + args.size()][];
+		int i = 0;
+		for (String key : keys) {
+			keysAndArgs[i++] = bytes(key);
+		}
+		for (String arg : args) {
+			keysAndArgs[i++] = bytes(arg);
+		}
+		return keysAndArgs;
 	}
 
 	private static List<Object> decode(List<?> reply) {

@@ -294,6 +294,19 @@ class DelayQueueTemplateTests {
 	}
 
 	@Test
+	void keepsWorkingAfterRedisForgetsItsScripts(RedisTestServer server) {
+		this.template.send("orders", "before");
+		server.command("SCRIPT", "FLUSH");
+		String single = this.template.send("orders", "after");
+		server.command("SCRIPT", "FLUSH");
+		List<String> batch = this.template.sendAll(List.of(JobRequest.builder("a", 1).build(),
+				JobRequest.builder("b", 2).delay(Duration.ofHours(1)).build()));
+		assertThat(this.template.find("orders", single)).isPresent();
+		assertThat(this.template.find("a", batch.get(0))).isPresent();
+		assertThat(this.template.find("b", batch.get(1)).orElseThrow().state()).isEqualTo(JobState.DELAYED);
+	}
+
+	@Test
 	void listsEveryTopicThatHadJobs() {
 		this.template.send("a", 1);
 		this.template.send("b.c", 2, Duration.ofHours(1));
