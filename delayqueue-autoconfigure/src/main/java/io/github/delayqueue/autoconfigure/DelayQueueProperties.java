@@ -221,7 +221,7 @@ public class DelayQueueProperties implements InitializingBean {
 		 * Server-side timeout of each blocking wait for a ready job; reduced to half of
 		 * spring.data.redis.timeout when that is shorter.
 		 */
-		private Duration pollTimeout = Duration.ofSeconds(5);
+		private Duration pollTimeout = Duration.ofSeconds(10);
 
 		public boolean isEnabled() {
 			return this.enabled;
