@@ -1,10 +1,9 @@
 package io.github.delayqueue.benchmark;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+
+import io.github.delayqueue.core.DelayQueueScript;
 
 /**
  * What Redis itself can do on this machine, measured from a plain socket with no client
@@ -33,7 +32,7 @@ final class RawRedisLimits {
 	double syncEnqueue(int jobs) {
 		this.redis.flushAll();
 		try (RespConnection connection = this.redis.connect()) {
-			String sha = load(connection, "enqueue");
+			String sha = load(connection, DelayQueueScript.ENQUEUE);
 			String tail = tail();
 			long start = System.nanoTime();
 			for (int i = 0; i < jobs; i++) {
@@ -51,7 +50,7 @@ final class RawRedisLimits {
 	double pipelinedEnqueue(int jobs) {
 		this.redis.flushAll();
 		try (RespConnection connection = this.redis.connect()) {
-			String sha = load(connection, "enqueue");
+			String sha = load(connection, DelayQueueScript.ENQUEUE);
 			String tail = tail();
 			long start = System.nanoTime();
 			for (int from = 0; from < jobs; from += PIPELINE) {
@@ -77,7 +76,7 @@ final class RawRedisLimits {
 	double batchEnqueue(int jobs) {
 		this.redis.flushAll();
 		try (RespConnection connection = this.redis.connect()) {
-			String sha = load(connection, "enqueue");
+			String sha = load(connection, DelayQueueScript.ENQUEUE);
 			long start = System.nanoTime();
 			enqueueBatches(connection, sha, jobs, "d3600000");
 			return perSecond(jobs, start);
@@ -117,10 +116,10 @@ final class RawRedisLimits {
 	double drain(int jobs) {
 		this.redis.flushAll();
 		try (RespConnection connection = this.redis.connect()) {
-			String enqueue = load(connection, "enqueue");
-			String promote = load(connection, "promote-due");
-			String claim = load(connection, "claim");
-			String ack = load(connection, "ack");
+			String enqueue = load(connection, DelayQueueScript.ENQUEUE);
+			String promote = load(connection, DelayQueueScript.PROMOTE_DUE);
+			String claim = load(connection, DelayQueueScript.CLAIM);
+			String ack = load(connection, DelayQueueScript.ACK);
 			long due = System.currentTimeMillis() + 60_000;
 			enqueueBatches(connection, enqueue, jobs, "a" + due);
 			// Pretend the jobs are due by moving the clock of the test, not of Redis:
@@ -215,17 +214,9 @@ final class RawRedisLimits {
 		return String.format("%016d", i);
 	}
 
-	private static String load(RespConnection connection, String script) {
-		String resource = "io/github/delayqueue/core/scripts/" + script + ".lua";
-		try (InputStream in = RawRedisLimits.class.getClassLoader().getResourceAsStream(resource)) {
-			if (in == null) {
-				throw new IllegalStateException("No script " + resource + " on the classpath");
-			}
-			return (String) connection.call("SCRIPT", "LOAD", new String(in.readAllBytes(), StandardCharsets.UTF_8));
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Cannot read " + resource, ex);
-		}
+	private static String load(RespConnection connection, DelayQueueScript script) {
+		// The exact text the library runs: the script behind its shared prelude.
+		return (String) connection.call("SCRIPT", "LOAD", script.script().getScriptAsString());
 	}
 
 	private static double perSecond(long count, long startNanos) {
