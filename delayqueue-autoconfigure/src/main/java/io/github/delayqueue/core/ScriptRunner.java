@@ -68,7 +68,9 @@ public final class ScriptRunner {
 
 	/**
 	 * Run several script calls in one pipelined round trip. The calls must not depend on
-	 * each other's effects being all or nothing: each is atomic on its own.
+	 * each other's effects being all or nothing: each is atomic on its own. A pipeline
+	 * needs a connection of its own (with Lettuce's shared connection, one is opened for
+	 * it), so it pays only where it saves many round trips, as for a batch across topics.
 	 * @param calls each call's script, keys and arguments
 	 * @return each call's reply, in order
 	 */

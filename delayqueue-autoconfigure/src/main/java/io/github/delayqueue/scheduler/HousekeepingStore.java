@@ -27,14 +27,13 @@ final class HousekeepingStore {
 
 	TopicSweep sweep(String topic, int batchSize, int maxAttempts) {
 		TopicKeys k = this.keys.topic(topic);
-		List<List<Object>> replies = this.scripts.runPipelined(List.of(
-				new ScriptRunner.Call(DelayQueueScript.PROMOTE_DUE, List.of(k.delayed(), k.ready()),
-						List.of(String.valueOf(batchSize))),
-				new ScriptRunner.Call(DelayQueueScript.REQUEUE_EXPIRED,
-						List.of(k.running(), k.ready(), k.dead(), k.jobs(), k.attempts(), k.errors()),
-						List.of(String.valueOf(batchSize), String.valueOf(maxAttempts)))));
-		List<Object> promoted = replies.get(0);
-		List<Object> expired = replies.get(1);
+		// Two plain calls rather than one pipeline: with a shared Lettuce connection a
+		// pipeline takes a dedicated connection, opened and closed for each sweep.
+		List<Object> promoted = this.scripts.run(DelayQueueScript.PROMOTE_DUE, List.of(k.delayed(), k.ready()),
+				String.valueOf(batchSize));
+		List<Object> expired = this.scripts.run(DelayQueueScript.REQUEUE_EXPIRED,
+				List.of(k.running(), k.ready(), k.dead(), k.jobs(), k.attempts(), k.errors()),
+				String.valueOf(batchSize), String.valueOf(maxAttempts));
 		return new TopicSweep(asInt(promoted.get(0)), asLong(promoted.get(1)), asInt(expired.get(0)),
 				asInt(expired.get(1)), asInt(expired.get(2)), asLong(expired.get(3)), asLong(promoted.get(2)));
 	}
