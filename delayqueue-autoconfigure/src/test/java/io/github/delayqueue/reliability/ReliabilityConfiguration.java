@@ -17,10 +17,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * An application instance of the reliability scenarios: one listener on
- * {@code reliability.topic} that records what it does in Redis, a scheduler that hands
- * back orphaned claims every {@code reliability.orphan-check-interval} (1 second unless
- * set, instead of 30, so that a scenario need not wait for it) and whose wall clock is
- * off by {@code reliability.clock-offset} (none unless set).
+ * {@code reliability.topic} that records what it does in Redis, and a scheduler whose
+ * wall clock is off by {@code reliability.clock-offset} (none unless set).
  */
 @Configuration(proxyBeanMethods = false)
 class ReliabilityConfiguration {
@@ -38,8 +36,6 @@ class ReliabilityConfiguration {
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				if (bean instanceof DelayedJobScheduler scheduler) {
-					scheduler.setOrphanCheckInterval(
-							Duration.parse(environment.getProperty("reliability.orphan-check-interval", "PT1S")));
 					Duration offset = Duration.parse(environment.getProperty("reliability.clock-offset", "PT0S"));
 					scheduler.setClock(Clock.offset(Clock.systemUTC(), offset));
 				}

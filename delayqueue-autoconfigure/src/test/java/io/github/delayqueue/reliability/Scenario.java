@@ -72,9 +72,10 @@ final class Scenario implements AutoCloseable {
 	List<String> properties() {
 		String t = "delayqueue.topics." + this.topic;
 		return List.of("reliability.topic=" + this.topic, "delayqueue.listener.poll-timeout=500ms",
-				"delayqueue.scheduler.max-sleep=1s", "delayqueue.listener.shutdown-timeout=10s", t + ".ttr=2s",
-				t + ".concurrency=4", t + ".retry.max-attempts=20", t + ".retry.backoff.delay=100ms",
-				t + ".retry.backoff.max-delay=500ms", t + ".retry.backoff.jitter=0");
+				"delayqueue.scheduler.max-sleep=1s", "delayqueue.scheduler.orphan-check-interval=1s",
+				"delayqueue.listener.shutdown-timeout=10s", t + ".ttr=2s", t + ".concurrency=4",
+				t + ".retry.max-attempts=20", t + ".retry.backoff.delay=100ms", t + ".retry.backoff.max-delay=500ms",
+				t + ".retry.backoff.jitter=0");
 	}
 
 	/**
@@ -99,8 +100,7 @@ final class Scenario implements AutoCloseable {
 	 */
 	ConsumerProcess process(String instance) {
 		List<String> all = new ArrayList<>(properties());
-		all.addAll(List.of("consumer.topic=" + this.topic, "consumer.instance=" + instance,
-				"consumer.orphan-check-interval=PT1S"));
+		all.addAll(List.of("consumer.topic=" + this.topic, "consumer.instance=" + instance));
 		return ConsumerProcess.start(this.server, "record", all.toArray(String[]::new));
 	}
 

@@ -1,6 +1,5 @@
 package io.github.delayqueue.test;
 
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
@@ -8,9 +7,7 @@ import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueListenerAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueSchedulerAutoConfiguration;
 import io.github.delayqueue.core.DelayedJob;
-import io.github.delayqueue.scheduler.DelayedJobScheduler;
 
-import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -21,7 +18,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -29,8 +25,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@code consumer.topic} (default {@code kill}) that prints each job it starts and then,
  * in {@code hold} mode, never returns, or in {@code complete} mode, returns at once. In
  * {@code record} mode the listener is a {@link RecordingJobHandler} instead, named by
- * {@code consumer.instance}. {@code consumer.orphan-check-interval} sets how often the
- * scheduler hands back ids left in claiming lists.
+ * {@code consumer.instance}.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @ImportAutoConfiguration({ DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
@@ -53,22 +48,6 @@ public class ConsumerProcessApplication {
 	RecordingListener recordingListener(StringRedisTemplate redis,
 			@Value("${consumer.instance:consumer}") String instance) {
 		return new RecordingListener(new RecordingJobHandler(redis, instance));
-	}
-
-	@Bean
-	static BeanPostProcessor orphanCheckIntervalPostProcessor(Environment environment) {
-		return new BeanPostProcessor() {
-
-			@Override
-			public Object postProcessAfterInitialization(Object bean, String beanName) {
-				String interval = environment.getProperty("consumer.orphan-check-interval");
-				if (bean instanceof DelayedJobScheduler scheduler && interval != null) {
-					scheduler.setOrphanCheckInterval(Duration.parse(interval));
-				}
-				return bean;
-			}
-
-		};
 	}
 
 	/**
