@@ -23,14 +23,6 @@ public final class DelayQueueKeys {
 	}
 
 	/**
-	 * Return the prefix.
-	 * @return the prefix
-	 */
-	public String prefix() {
-		return this.prefix;
-	}
-
-	/**
 	 * Return the keys of a topic.
 	 * @param topic the topic
 	 * @return its keys

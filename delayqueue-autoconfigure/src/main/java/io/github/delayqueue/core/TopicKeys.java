@@ -1,7 +1,5 @@
 package io.github.delayqueue.core;
 
-import java.util.List;
-
 /**
  * The Redis keys of one topic. They share one hash tag, {@code {prefix:topic}}, so that
  * every script of a topic runs in a single Redis Cluster slot.
@@ -30,15 +28,6 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 		String base = "{" + prefix + ":" + topic + "}:";
 		return new TopicKeys(topic, base + "jobs", base + "delayed", base + "ready", base + "claiming",
 				base + "running", base + "dead", base + "attempts", base + "errors");
-	}
-
-	/**
-	 * Return every key of the topic.
-	 * @return the keys
-	 */
-	public List<String> all() {
-		return List.of(this.jobs, this.delayed, this.ready, this.claiming, this.running, this.dead, this.attempts,
-				this.errors);
 	}
 
 }
