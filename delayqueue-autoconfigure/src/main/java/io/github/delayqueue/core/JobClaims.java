@@ -23,6 +23,12 @@ public final class JobClaims {
 
 	private static final Pattern CLIENT_ID = Pattern.compile("\\bid=(\\d+)");
 
+	/**
+	 * The most deliveries {@link #ack(String, List)} takes at once: the script passes the
+	 * ids to variadic commands, and Lua unpacks a few thousand values at most.
+	 */
+	public static final int MAX_ACK_BATCH = 1000;
+
 	private final ScriptRunner scripts;
 
 	private final DelayQueueKeys keys;
@@ -111,12 +117,39 @@ public final class JobClaims {
 	 * @return {@code false} if the delivery had expired (fenced)
 	 */
 	public boolean ack(ClaimedJob job) {
-		TopicKeys k = this.keys.topic(job.topic());
-		return JobStore.asLong(
-				this.scripts
-					.run(DelayQueueScript.ACK, List.of(k.running(), k.jobs(), k.attempts(), k.errors()), job.id(),
-							String.valueOf(job.attempt()))
-					.get(0)) == 1;
+		return ack(job.topic(), List.of(job))[0];
+	}
+
+	/**
+	 * Acknowledge deliveries of one topic in one round trip: the jobs are done and
+	 * deleted. Each is fenced on its own.
+	 * @param topic the topic of every delivery
+	 * @param jobs the deliveries, at most {@link #MAX_ACK_BATCH}
+	 * @return for each delivery, in order, {@code false} if it had expired (fenced)
+	 */
+	public boolean[] ack(String topic, List<ClaimedJob> jobs) {
+		if (jobs.size() > MAX_ACK_BATCH) {
+			throw new IllegalArgumentException(
+					"At most " + MAX_ACK_BATCH + " deliveries are acknowledged at once, not " + jobs.size());
+		}
+		String[] args = new String[jobs.size() * 2];
+		int i = 0;
+		for (ClaimedJob job : jobs) {
+			if (!job.topic().equals(topic)) {
+				throw new IllegalArgumentException(
+						"Delivery of job '" + job.id() + "' is of topic '" + job.topic() + "', not '" + topic + "'");
+			}
+			args[i++] = job.id();
+			args[i++] = String.valueOf(job.attempt());
+		}
+		TopicKeys k = this.keys.topic(topic);
+		List<Object> reply = this.scripts.run(DelayQueueScript.ACK,
+				List.of(k.running(), k.jobs(), k.attempts(), k.errors()), args);
+		boolean[] acknowledged = new boolean[jobs.size()];
+		for (int j = 0; j < acknowledged.length; j++) {
+			acknowledged[j] = JobStore.asLong(reply.get(j)) == 1;
+		}
+		return acknowledged;
 	}
 
 	/**

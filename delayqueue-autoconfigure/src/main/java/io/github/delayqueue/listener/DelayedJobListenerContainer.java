@@ -45,6 +45,8 @@ public class DelayedJobListenerContainer {
 
 	private final ClaimHandoff handoff = new ClaimHandoff();
 
+	private final BatchingAcknowledger acknowledger;
+
 	private final Object lifecycleMonitor = new Object();
 
 	private volatile boolean running;
@@ -61,6 +63,7 @@ public class DelayedJobListenerContainer {
 		this.factory = factory;
 		this.concurrency = concurrency;
 		this.freeWorkers = new Semaphore(concurrency);
+		this.acknowledger = new BatchingAcknowledger(factory.claims(), factory.events());
 	}
 
 	/**
@@ -273,7 +276,7 @@ public class DelayedJobListenerContainer {
 			}
 			executions.add(new JobExecution(job, claim.redisNow(), claimedAt, this.endpoint.method(),
 					this.factory.policies().forTopic(job.topic()), this.factory.claims(), this.factory.codec(),
-					this.factory.events(), this.factory.dueTimeListener()));
+					this.factory.events(), this.factory.dueTimeListener(), this.acknowledger));
 		}
 		return executions;
 	}

@@ -14,9 +14,9 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Runs one claimed delivery on a worker thread and settles it: acknowledged when the
- * handler returns, retried or buried when it throws. A settlement that Redis refuses
- * because the delivery expired meanwhile changes nothing: the job was already delivered
- * again.
+ * handler returns (in a batch, see {@link BatchingAcknowledger}), retried or buried when
+ * it throws. A settlement that Redis refuses because the delivery expired meanwhile
+ * changes nothing: the job was already delivered again.
  *
  * @author delayqueue contributors
  */
@@ -42,10 +42,13 @@ final class JobExecution implements Runnable {
 
 	private final DueTimeListener dueTimeListener;
 
+	private final BatchingAcknowledger acknowledger;
+
 	JobExecution(ClaimedJob job, long claimedAtRedisMillis, long claimedAtNanos, ListenerMethodAdapter method,
 			TopicPolicy policy, JobClaims claims, JobRecordCodec codec, JobEventListener events,
-			DueTimeListener dueTimeListener) {
+			DueTimeListener dueTimeListener, BatchingAcknowledger acknowledger) {
 		this.dueTimeListener = dueTimeListener;
+		this.acknowledger = acknowledger;
 		this.job = job;
 		this.claimedAtRedisMillis = claimedAtRedisMillis;
 		this.claimedAtNanos = claimedAtNanos;
@@ -87,14 +90,7 @@ final class JobExecution implements Runnable {
 			}
 			return;
 		}
-		Duration runTime = Duration.ofNanos(System.nanoTime() - start);
-		if (this.claims.ack(this.job)) {
-			this.events.jobCompleted(topic, runTime);
-		}
-		else {
-			logger.info("Job '" + this.job.id() + "' of topic '" + topic + "' finished after its time to run ("
-					+ this.policy.ttr() + ") elapsed; it was delivered again, so this acknowledgement is ignored");
-		}
+		this.acknowledger.acknowledge(this.job, Duration.ofNanos(System.nanoTime() - start), this.policy.ttr());
 	}
 
 	private void failed(JobRecord record, Duration runTime, Throwable failure) {

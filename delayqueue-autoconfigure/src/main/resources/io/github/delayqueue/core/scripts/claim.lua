@@ -7,32 +7,61 @@
 -- ARGV[1] id moved by BLMOVE or '', ARGV[2] most jobs to take from ready, ARGV[3] topic's ttr ms
 -- Returns {now ms, id, attempt, record, ...}; attempt is -1 (and record '') for an id whose
 -- record vanished, which is dropped
+-- Every step is one command for the whole batch (RPOP with a count, HMGET, variadic HSET
+-- and ZADD): under load Redis's cost per command, not per id, sets the drain rate.
 local now = redis_now()
 local out = {now}
-local function take(id)
-  local record = redis.call('HGET', KEYS[4], id)
-  if not record then
-    redis.call('HDEL', KEYS[5], id)
+local ids = {}
+local seen = {}
+local function add(id)
+  if not seen[id] then
+    seen[id] = true
+    ids[#ids + 1] = id
+  end
+end
+if ARGV[1] ~= '' and redis.call('LREM', KEYS[2], -1, ARGV[1]) == 1 then
+  add(ARGV[1])
+end
+local count = tonumber(ARGV[2])
+if count > 0 then
+  local popped = redis.call('RPOP', KEYS[1], count)
+  if popped then
+    for _, id in ipairs(popped) do
+      add(id)
+    end
+  end
+end
+if #ids == 0 then
+  return out
+end
+local records = redis.call('HMGET', KEYS[4], unpack(ids))
+local attempts = redis.call('HMGET', KEYS[5], unpack(ids))
+local counted, deadlines, vanished = {}, {}, {}
+local defaultTtr = tonumber(ARGV[3])
+for i, id in ipairs(ids) do
+  local record = records[i]
+  if record then
+    local ttr = tonumber(string.match(record, '^%w+|%w+|(%d*)|')) or defaultTtr
+    local attempt = (tonumber(attempts[i]) or 0) + 1
+    counted[#counted + 1] = id
+    counted[#counted + 1] = attempt
+    deadlines[#deadlines + 1] = now + ttr
+    deadlines[#deadlines + 1] = id
+    out[#out + 1] = id
+    out[#out + 1] = attempt
+    out[#out + 1] = record
+  else
+    vanished[#vanished + 1] = id
     out[#out + 1] = id
     out[#out + 1] = -1
     out[#out + 1] = ''
-    return
   end
-  local ttr = tonumber(string.match(record, '^%w+|%w+|(%d*)|')) or tonumber(ARGV[3])
-  local attempt = redis.call('HINCRBY', KEYS[5], id, 1)
-  redis.call('ZADD', KEYS[3], now + ttr, id)
-  out[#out + 1] = id
-  out[#out + 1] = attempt
-  out[#out + 1] = record
 end
-if ARGV[1] ~= '' and redis.call('LREM', KEYS[2], -1, ARGV[1]) == 1 then
-  take(ARGV[1])
+if #counted > 0 then
+  redis.call('HSET', KEYS[5], unpack(counted))
+  redis.call('ZADD', KEYS[3], unpack(deadlines))
 end
-for _ = 1, tonumber(ARGV[2]) do
-  local id = redis.call('RPOP', KEYS[1])
-  if not id then
-    break
-  end
-  take(id)
+if #vanished > 0 then
+  redis.call('HDEL', KEYS[5], unpack(vanished))
 end
 return out

@@ -1,0 +1,122 @@
+package io.github.delayqueue.listener;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.delayqueue.core.JobClaims;
+import io.github.delayqueue.core.JobClaims.ClaimedJob;
+import io.github.delayqueue.core.JobEventListener;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Acknowledges a container's finished deliveries, many in one round trip when they come
+ * fast. The worker that finds no acknowledgement in flight sends its own at once, so a
+ * lone job waits for nothing; acknowledgements that arrive meanwhile queue up and go
+ * together in the next call, sent by whichever worker is flushing. Under load this turns
+ * one script call per job into one per batch, which is what bounded the drain rate.
+ * <p>
+ * A worker that queued its acknowledgement returns without waiting for it: its handler is
+ * done, so its slot is free. The job stays RUNNING in Redis until the batch lands, and a
+ * crash before then delivers it again when its time to run elapses, as a crash between a
+ * handler's return and a lone acknowledgement always did.
+ *
+ * @author delayqueue contributors
+ */
+final class BatchingAcknowledger {
+
+	private static final Log logger = LogFactory.getLog(BatchingAcknowledger.class);
+
+	private final JobClaims claims;
+
+	private final JobEventListener events;
+
+	private final Queue<Finished> queue = new ConcurrentLinkedQueue<>();
+
+	private final AtomicBoolean flushing = new AtomicBoolean();
+
+	BatchingAcknowledger(JobClaims claims, JobEventListener events) {
+		this.claims = claims;
+		this.events = events;
+	}
+
+	/**
+	 * Acknowledge a delivery whose handler returned, now or with the batch in flight.
+	 * @param job the delivery
+	 * @param runTime how long the handler ran
+	 * @param ttr the delivery's time to run, for the message when the ack is fenced
+	 */
+	void acknowledge(ClaimedJob job, Duration runTime, Duration ttr) {
+		this.queue.add(new Finished(job, runTime, ttr));
+		// Whoever wins the flag drains the queue; a worker that loses returns at once.
+		// The
+		// queue is checked again after the flag is released, so that an acknowledgement
+		// queued while the last batch was being sent is never left behind.
+		while (!this.queue.isEmpty() && this.flushing.compareAndSet(false, true)) {
+			try {
+				flushQueued();
+			}
+			finally {
+				this.flushing.set(false);
+			}
+		}
+	}
+
+	private void flushQueued() {
+		List<Finished> batch = new ArrayList<>();
+		Finished next;
+		while (batch.size() < JobClaims.MAX_ACK_BATCH && (next = this.queue.poll()) != null) {
+			batch.add(next);
+		}
+		Map<String, List<Finished>> byTopic = new LinkedHashMap<>();
+		for (Finished finished : batch) {
+			byTopic.computeIfAbsent(finished.job().topic(), (topic) -> new ArrayList<>()).add(finished);
+		}
+		byTopic.forEach(this::send);
+	}
+
+	private void send(String topic, List<Finished> batch) {
+		boolean[] acknowledged;
+		try {
+			acknowledged = this.claims.ack(topic, batch.stream().map(Finished::job).toList());
+		}
+		catch (RuntimeException ex) {
+			for (Finished finished : batch) {
+				logger.error("Acknowledging job '" + finished.job().id() + "' of topic '" + topic
+						+ "' failed; it will be delivered again when its time to run elapses", ex);
+			}
+			return;
+		}
+		for (int i = 0; i < acknowledged.length; i++) {
+			Finished finished = batch.get(i);
+			if (acknowledged[i]) {
+				completed(topic, finished);
+			}
+			else {
+				logger
+					.info("Job '" + finished.job().id() + "' of topic '" + topic + "' finished after its time to run ("
+							+ finished.ttr() + ") elapsed; it was delivered again, so this acknowledgement is ignored");
+			}
+		}
+	}
+
+	private void completed(String topic, Finished finished) {
+		try {
+			this.events.jobCompleted(topic, finished.runTime());
+		}
+		catch (RuntimeException ex) {
+			logger.warn("A job event listener failed on job '" + finished.job().id() + "'", ex);
+		}
+	}
+
+	private record Finished(ClaimedJob job, Duration runTime, Duration ttr) {
+
+	}
+
+}
