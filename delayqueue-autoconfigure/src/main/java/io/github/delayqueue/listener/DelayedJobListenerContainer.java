@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,7 +38,15 @@ public class DelayedJobListenerContainer {
 
 	private final int concurrency;
 
-	private final Semaphore freeWorkers;
+	/**
+	 * Permits for claimed jobs not yet finished: {@code concurrency}, plus as many again
+	 * while handlers are quick (see {@link #adjustPrefetch()}).
+	 */
+	private final ClaimPermits freeWorkers;
+
+	private final RunTimeAverage runTimes = new RunTimeAverage();
+
+	private int claimLimit;
 
 	private final AtomicInteger activeJobs = new AtomicInteger();
 
@@ -62,7 +69,8 @@ public class DelayedJobListenerContainer {
 		this.endpoint = endpoint;
 		this.factory = factory;
 		this.concurrency = concurrency;
-		this.freeWorkers = new Semaphore(concurrency);
+		this.freeWorkers = new ClaimPermits(concurrency);
+		this.claimLimit = concurrency;
 		this.acknowledger = new BatchingAcknowledger(factory.claims(), factory.events());
 	}
 
@@ -195,7 +203,8 @@ public class DelayedJobListenerContainer {
 					continue;
 				}
 				held = 1;
-				while (held < this.concurrency && this.freeWorkers.tryAcquire()) {
+				adjustPrefetch();
+				while (held < this.claimLimit && this.freeWorkers.tryAcquire()) {
 					held++;
 				}
 				List<JobExecution> jobs = claimReady(held);
@@ -227,6 +236,24 @@ public class DelayedJobListenerContainer {
 				}
 			}
 		}
+	}
+
+	/**
+	 * Claim ahead of the free workers about {@link RunTimeAverage#CLAIM_AHEAD_WINDOW} of
+	 * work per worker, by the recent average run time: the next jobs are then already
+	 * here when a worker frees, instead of one claim round trip away. For quick handlers
+	 * that round trip, not the handler, bounds the drain rate; slow handlers get nothing
+	 * ahead, so that claimed jobs never wait long with their time to run elapsing.
+	 */
+	private void adjustPrefetch() {
+		int limit = this.concurrency * (1 + this.runTimes.jobsPerClaimAheadWindow());
+		if (limit > this.claimLimit) {
+			this.freeWorkers.release(limit - this.claimLimit);
+		}
+		else if (limit < this.claimLimit) {
+			this.freeWorkers.reduce(this.claimLimit - limit);
+		}
+		this.claimLimit = limit;
 	}
 
 	/**
@@ -356,8 +383,10 @@ public class DelayedJobListenerContainer {
 		@Override
 		public void run() {
 			DelayedJobListenerContainer.this.activeJobs.incrementAndGet();
+			long start = System.nanoTime();
 			try {
 				this.execution.run();
+				DelayedJobListenerContainer.this.runTimes.add(System.nanoTime() - start);
 			}
 			catch (RuntimeException ex) {
 				logger.error("Settling job '" + this.execution.job().id() + "' failed; it will be delivered again"

@@ -76,7 +76,15 @@ final class JobExecution implements Runnable {
 			bury(ex.getMessage());
 			return;
 		}
-		long sinceClaimMillis = (System.nanoTime() - this.claimedAtNanos) / 1_000_000;
+		Duration ttr = (record.ttr() != null) ? record.ttr() : this.policy.ttr();
+		long waitedNanos = System.nanoTime() - this.claimedAtNanos;
+		if (waitedNanos > ttr.toNanos() / 2) {
+			// Claimed ahead and kept waiting by slow handlers: starting now would risk
+			// running past the time to run, so hand it back uncounted instead.
+			handBack();
+			return;
+		}
+		long sinceClaimMillis = waitedNanos / 1_000_000;
 		long nowRedis = this.claimedAtRedisMillis + sinceClaimMillis;
 		this.events.jobStarted(topic, Duration.ofMillis(Math.max(0, nowRedis - record.dueAt().toEpochMilli())));
 		long start = System.nanoTime();
@@ -90,7 +98,7 @@ final class JobExecution implements Runnable {
 			}
 			return;
 		}
-		this.acknowledger.acknowledge(this.job, Duration.ofNanos(System.nanoTime() - start), this.policy.ttr());
+		this.acknowledger.acknowledge(this.job, Duration.ofNanos(System.nanoTime() - start), ttr);
 	}
 
 	private void failed(JobRecord record, Duration runTime, Throwable failure) {
@@ -115,6 +123,16 @@ final class JobExecution implements Runnable {
 				logger.debug("Failure that made job '" + this.job.id() + "' dead", failure);
 			}
 			bury(decision.reason());
+		}
+	}
+
+	private void handBack() {
+		try {
+			this.claims.release(this.job);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not hand back job '" + this.job.id() + "' of topic '" + this.job.topic()
+					+ "'; it will be delivered again when its time to run elapses", ex);
 		}
 	}
 

@@ -61,6 +61,39 @@ class DelayedJobListenerTests {
 	}
 
 	@Test
+	void handsBackJobsClaimedAheadWhenASlowHandlerKeepsThemWaitingHalfTheirTimeToRun() {
+		this.runner.withUserConfiguration(SuddenlySlowListener.class)
+			.withPropertyValues("delayqueue.topics.ahead.ttr=2s")
+			.run((context) -> {
+				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				SuddenlySlowListener listener = context.getBean(SuddenlySlowListener.class);
+				List<JobRequest> warmUp = new ArrayList<>();
+				for (int i = 0; i < 100; i++) {
+					warmUp.add(JobRequest.builder("ahead", "warm-up-" + i).build());
+				}
+				queue.sendAll(warmUp);
+				await().atMost(Duration.ofSeconds(10)).until(() -> listener.done.get() == 100);
+				// Quick handlers so far, so these are claimed together, and the ten
+				// behind the slow one wait 1.3 s: past half their 2 s time to run, and
+				// their runs one after another would end past all of it.
+				List<JobRequest> jobs = new ArrayList<>();
+				jobs.add(JobRequest.builder("ahead", "slow").build());
+				for (int i = 0; i < 10; i++) {
+					jobs.add(JobRequest.builder("ahead", "after-" + i).build());
+				}
+				queue.sendAll(jobs);
+				await().atMost(Duration.ofSeconds(15)).until(() -> listener.done.get() >= 111);
+				await().atMost(Duration.ofSeconds(10)).until(() -> queue.stats("ahead").pending() == 0);
+				for (int i = 0; i < 10; i++) {
+					assertThat(listener.attempts.get("after-" + i)).as("after-" + i).containsExactly(1);
+				}
+				assertThat(listener.attempts.get("slow")).containsExactly(1);
+				assertThat(listener.done).hasValue(111);
+				assertThat(queue.stats("ahead").dead()).isZero();
+			});
+	}
+
+	@Test
 	void passesTheDelayedJobWithItsDetails() {
 		this.runner.withUserConfiguration(DetailsListener.class).run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
@@ -385,6 +418,24 @@ class DelayedJobListenerTests {
 					Integer.parseInt(kind);
 				}
 			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SuddenlySlowListener {
+
+		final Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
+
+		final AtomicInteger done = new AtomicInteger();
+
+		@DelayedJobListener(topics = "ahead", concurrency = "1")
+		void on(DelayedJob<String> job) {
+			this.attempts.computeIfAbsent(job.payload(), (payload) -> new CopyOnWriteArrayList<>()).add(job.attempt());
+			// Simulated work: a quick warm-up, then one long job and some moderate ones.
+			long millis = job.payload().equals("slow") ? 1300 : job.payload().startsWith("after") ? 150 : 0;
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
+			this.done.incrementAndGet();
 		}
 
 	}
