@@ -58,10 +58,13 @@ public enum DelayQueueScript {
 
 	private final byte[] sha1;
 
+	private final String sha1Hex;
+
 	DelayQueueScript(String name) {
 		this.script = RedisScript.of(Prelude.TEXT + read(name), List.class);
 		this.body = this.script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
-		this.sha1 = this.script.getSha1().getBytes(StandardCharsets.UTF_8);
+		this.sha1Hex = this.script.getSha1();
+		this.sha1 = this.sha1Hex.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static String read(String name) {
@@ -97,6 +100,14 @@ public enum DelayQueueScript {
 	 */
 	byte[] sha1() {
 		return this.sha1;
+	}
+
+	/**
+	 * Return the script's SHA-1 in hex, for {@code EVALSHA} on a native connection.
+	 * @return the SHA-1
+	 */
+	String sha1Hex() {
+		return this.sha1Hex;
 	}
 
 	/**

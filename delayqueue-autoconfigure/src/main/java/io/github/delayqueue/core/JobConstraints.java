@@ -1,7 +1,5 @@
 package io.github.delayqueue.core;
 
-import java.util.regex.Pattern;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,7 +14,7 @@ public final class JobConstraints {
 	 */
 	public static final int MAX_ID_LENGTH = 256;
 
-	private static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+	private static final int MAX_TOPIC_LENGTH = 128;
 
 	private JobConstraints() {
 	}
@@ -28,7 +26,23 @@ public final class JobConstraints {
 	 * @return {@code true} if it is valid
 	 */
 	public static boolean isValidTopic(@Nullable String topic) {
-		return topic != null && TOPIC.matcher(topic).matches();
+		// A loop rather than a regular expression: every send checks its topic, and the
+		// matcher took a tenth of the sending thread's Java time.
+		if (topic == null || topic.isEmpty() || topic.length() > MAX_TOPIC_LENGTH
+				|| !isLetterOrDigit(topic.charAt(0))) {
+			return false;
+		}
+		for (int i = 1; i < topic.length(); i++) {
+			char c = topic.charAt(i);
+			if (!isLetterOrDigit(c) && c != '.' && c != '_' && c != '-') {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static boolean isLetterOrDigit(char c) {
+		return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 	}
 
 	/**

@@ -37,10 +37,24 @@ public final class JobIdGenerator {
 	 * @param clock where the time part comes from
 	 */
 	public JobIdGenerator(Clock clock) {
-		SecureRandom random = new SecureRandom();
+		this(clock, new SecureRandom());
+	}
+
+	private JobIdGenerator(Clock clock, SecureRandom random) {
+		this(clock, random.nextLong(), random.nextLong());
+	}
+
+	/**
+	 * Create a generator whose instance number and counter are given rather than drawn,
+	 * so that two generators can be made to clash.
+	 * @param clock where the time part comes from
+	 * @param instance the instance number
+	 * @param counter the counter's first value
+	 */
+	JobIdGenerator(Clock clock, long instance, long counter) {
 		this.clock = clock;
-		this.instance = Math.floorMod(random.nextLong(), FOUR_DIGITS);
-		this.counter = new AtomicLong(Math.floorMod(random.nextLong(), FOUR_DIGITS));
+		this.instance = Math.floorMod(instance, FOUR_DIGITS);
+		this.counter = new AtomicLong(Math.floorMod(counter, FOUR_DIGITS));
 	}
 
 	/**

@@ -52,7 +52,8 @@ public final class JobRequest {
 		this.id = builder.id;
 		this.delay = builder.delay;
 		this.dueAt = builder.dueAt;
-		this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(builder.headers));
+		this.headers = builder.headers.isEmpty() ? Map.of()
+				: Collections.unmodifiableMap(new LinkedHashMap<>(builder.headers));
 		this.ttr = builder.ttr;
 		this.maxAttempts = builder.maxAttempts;
 	}

@@ -1,5 +1,6 @@
 package io.github.delayqueue.core;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
@@ -27,6 +29,10 @@ public final class JobStore {
 
 	private final JobRecordCodec codec;
 
+	private final byte[] wakeChannel;
+
+	private final Map<String, EnqueueTarget> enqueueTargets = new ConcurrentHashMap<>();
+
 	/**
 	 * Create a store.
 	 * @param scripts runs the scripts
@@ -37,6 +43,28 @@ public final class JobStore {
 		this.scripts = scripts;
 		this.keys = keys;
 		this.codec = codec;
+		this.wakeChannel = bytes(keys.wakeChannel());
+	}
+
+	/**
+	 * Enqueue one job with one script call.
+	 * @param topic the topic
+	 * @param job the job
+	 * @return the outcome
+	 */
+	public EnqueueOutcome enqueue(String topic, EncodedJob job) {
+		EnqueueTarget target = this.enqueueTargets.get(topic);
+		if (target == null) {
+			target = this.enqueueTargets.computeIfAbsent(topic, this::enqueueTarget);
+		}
+		byte[][] args = { this.wakeChannel, target.topic(), bytes(job.id()), bytes(job.due()), bytes(job.tail()) };
+		return outcome(this.scripts.run(DelayQueueScript.ENQUEUE, target.keys(), args));
+	}
+
+	// A single send's keys, encoded once per topic rather than on every call.
+	private EnqueueTarget enqueueTarget(String topic) {
+		TopicKeys k = this.keys.topic(topic);
+		return new EnqueueTarget(new byte[][] { bytes(k.jobs()), bytes(k.delayed()), bytes(k.ready()) }, bytes(topic));
 	}
 
 	/**
@@ -63,10 +91,15 @@ public final class JobStore {
 				calls.get(0).keys(), calls.get(0).args().toArray(String[]::new))) : this.scripts.runPipelined(calls);
 		List<EnqueueOutcome> outcomes = new ArrayList<>(replies.size());
 		for (List<Object> reply : replies) {
-			List<String> duplicates = reply.subList(1, reply.size()).stream().map(String::valueOf).toList();
-			outcomes.add(new EnqueueOutcome(duplicates, asLong(reply.get(0))));
+			outcomes.add(outcome(reply));
 		}
 		return outcomes;
+	}
+
+	private static EnqueueOutcome outcome(List<Object> reply) {
+		List<String> duplicates = (reply.size() == 1) ? List.of()
+				: reply.subList(1, reply.size()).stream().map(String::valueOf).toList();
+		return new EnqueueOutcome(duplicates, asLong(reply.get(0)));
 	}
 
 	/**
@@ -226,11 +259,19 @@ public final class JobStore {
 		}
 	}
 
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
 	static long asLong(Object value) {
 		if (value instanceof Number number) {
 			return number.longValue();
 		}
 		return Long.parseLong(String.valueOf(value));
+	}
+
+	private record EnqueueTarget(byte[][] keys, byte[] topic) {
+
 	}
 
 	/**

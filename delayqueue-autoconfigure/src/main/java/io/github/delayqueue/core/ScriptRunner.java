@@ -2,13 +2,16 @@ package io.github.delayqueue.core;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.ClassUtils;
 
 /**
  * Runs the delay queue's scripts by SHA, alone or many in one pipelined round trip, and
@@ -18,14 +21,22 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 public final class ScriptRunner {
 
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			ScriptRunner.class.getClassLoader());
+
 	private final StringRedisTemplate redis;
 
+	private final @Nullable SharedConnectionScripts direct;
+
 	/**
-	 * Create a runner on a template.
+	 * Create a runner on a template. With Lettuce's connection factory sharing its native
+	 * connection (the default), single calls go straight to that connection; otherwise,
+	 * and for pipelines, they go through the template.
 	 * @param redis the template
 	 */
 	public ScriptRunner(StringRedisTemplate redis) {
 		this.redis = redis;
+		this.direct = LETTUCE_PRESENT ? SharedConnectionScripts.of(redis.getConnectionFactory()) : null;
 	}
 
 	/**
@@ -44,15 +55,20 @@ public final class ScriptRunner {
 	 * @return its reply, strings as {@link String}, integers as {@link Long}
 	 */
 	public List<Object> run(DelayQueueScript script, List<String> keys, String... args) {
-		byte[][] keysAndArgs = encode(keys, List.of(args));
-		int keyCount = keys.size();
-		// Straight to the connection: the template's script executor costs more client
-		// CPU
-		// per call (serializers, a connection proxy) than the command itself.
+		return run(script, encode(keys), encode(args));
+	}
+
+	/**
+	 * Run a script on keys and arguments already encoded as UTF-8.
+	 * @param script the script
+	 * @param keys its keys
+	 * @param args its arguments
+	 * @return its reply, strings as {@link String}, integers as {@link Long}
+	 */
+	List<Object> run(DelayQueueScript script, byte[][] keys, byte[][] args) {
 		List<?> reply;
 		try {
-			reply = this.redis.execute((RedisCallback<List<?>>) (connection) -> connection.scriptingCommands()
-				.evalSha(script.sha1(), ReturnType.MULTI, keyCount, keysAndArgs), true);
+			reply = evalSha(script, keys, args);
 		}
 		catch (DataAccessException ex) {
 			if (!mentionsNoScript(ex)) {
@@ -60,10 +76,29 @@ public final class ScriptRunner {
 			}
 			// Redis lost its script cache (restart or SCRIPT FLUSH); EVAL runs and caches
 			// it.
-			reply = this.redis.execute((RedisCallback<List<?>>) (connection) -> connection.scriptingCommands()
-				.eval(script.body(), ReturnType.MULTI, keyCount, keysAndArgs), true);
+			reply = eval(script, keys, args);
 		}
 		return (reply != null) ? decode(reply) : new ArrayList<>();
+	}
+
+	private @Nullable List<?> evalSha(DelayQueueScript script, byte[][] keys, byte[][] args) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			return direct.evalSha(script, keys, args);
+		}
+		byte[][] keysAndArgs = concat(keys, args);
+		return this.redis.execute((RedisCallback<List<?>>) (connection) -> connection.scriptingCommands()
+			.evalSha(script.sha1(), ReturnType.MULTI, keys.length, keysAndArgs), true);
+	}
+
+	private @Nullable List<?> eval(DelayQueueScript script, byte[][] keys, byte[][] args) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			return direct.eval(script, keys, args);
+		}
+		byte[][] keysAndArgs = concat(keys, args);
+		return this.redis.execute((RedisCallback<List<?>>) (connection) -> connection.scriptingCommands()
+			.eval(script.body(), ReturnType.MULTI, keys.length, keysAndArgs), true);
 	}
 
 	/**
@@ -110,7 +145,7 @@ public final class ScriptRunner {
 		List<Object> replies = this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
 			for (Call call : calls) {
 				byte[] sha = call.script().sha1();
-				byte[][] keysAndArgs = encode(call.keys(), call.args());
+				byte[][] keysAndArgs = concat(encode(call.keys()), encode(call.args()));
 				connection.scriptingCommands().evalSha(sha, ReturnType.MULTI, call.keys().size(), keysAndArgs);
 			}
 			return null;
@@ -125,24 +160,34 @@ public final class ScriptRunner {
 		return result;
 	}
 
-	private static byte[][] encode(List<String> keys, List<String> args) {
-		byte[][] keysAndArgs = new byte[keys.size() + args.size()][];
-		int i = 0;
-		for (String key : keys) {
-			keysAndArgs[i++] = bytes(key);
+	private static byte[][] encode(List<String> values) {
+		byte[][] encoded = new byte[values.size()][];
+		for (int i = 0; i < encoded.length; i++) {
+			encoded[i] = bytes(values.get(i));
 		}
-		for (String arg : args) {
-			keysAndArgs[i++] = bytes(arg);
+		return encoded;
+	}
+
+	private static byte[][] encode(String[] values) {
+		byte[][] encoded = new byte[values.length][];
+		for (int i = 0; i < encoded.length; i++) {
+			encoded[i] = bytes(values[i]);
 		}
+		return encoded;
+	}
+
+	private static byte[][] concat(byte[][] keys, byte[][] args) {
+		byte[][] keysAndArgs = Arrays.copyOf(keys, keys.length + args.length);
+		System.arraycopy(args, 0, keysAndArgs, keys.length, args.length);
 		return keysAndArgs;
 	}
 
 	private static List<Object> decode(List<?> reply) {
-		return new ArrayList<>(reply.stream().map(decodeOne()).toList());
-	}
-
-	private static Function<Object, Object> decodeOne() {
-		return (value) -> (value instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : value;
+		List<Object> decoded = new ArrayList<>(reply.size());
+		for (Object value : reply) {
+			decoded.add((value instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : value);
+		}
+		return decoded;
 	}
 
 	private static boolean mentionsNoScript(Throwable ex) {

@@ -1,7 +1,9 @@
 package io.github.delayqueue.core;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.dao.DataAccessException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -121,6 +125,67 @@ class DelayQueueTemplateTests {
 
 		assertThat(this.template.find("orders", "same")).contains(before);
 		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 1, 0, 0, 0));
+	}
+
+	@Test
+	void drawsANewIdWhenAGeneratedOneIsAlreadyTaken() {
+		Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+		this.template.setIdGenerator(new JobIdGenerator(clock, 7, 0));
+		String first = this.template.send("orders", "first");
+		// A second instance that drew the same instance number sends the same ids.
+		this.template.setIdGenerator(new JobIdGenerator(clock, 7, 0));
+		String second = this.template.send("orders", "second");
+
+		assertThat(second).isNotEqualTo(first);
+		assertThat(this.template.find("orders", first).orElseThrow().payloadJson()).isEqualTo("\"first\"");
+		assertThat(this.template.find("orders", second).orElseThrow().payloadJson()).isEqualTo("\"second\"");
+	}
+
+	@Test
+	void refusesAGeneratedIdThatClashesFourTimesAndNamesIt() {
+		Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+		this.template.setIdGenerator(new JobIdGenerator(clock, 7, 0));
+		List<String> taken = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			taken.add(this.template.send("orders", i));
+		}
+		this.template.setIdGenerator(new JobIdGenerator(clock, 7, 0));
+
+		assertThatExceptionOfType(DuplicateJobException.class).isThrownBy(() -> this.template.send("orders", "late"))
+			.withMessageContaining("'orders'")
+			.withMessageContaining("'" + taken.get(3) + "'")
+			.satisfies((ex) -> assertThat(ex.getJobIds()).containsExactly(taken.get(3)));
+		assertThat(this.template.stats("orders").ready()).isEqualTo(4);
+	}
+
+	@Test
+	void tellsItsListenersOfEachJobWritten() {
+		List<String> events = new ArrayList<>();
+		this.template.setEventListener(new JobEventListener() {
+
+			@Override
+			public void jobsSent(String topic, int count) {
+				events.add("sent " + topic + " " + count);
+			}
+
+		});
+		this.template.setDueTimeListener((topic, dueAtMillis) -> events.add("due " + topic + " " + dueAtMillis));
+		this.template.send("now", "x");
+		String delayed = this.template.send("later", "y", Duration.ofMinutes(5));
+		assertThatExceptionOfType(DuplicateJobException.class)
+			.isThrownBy(() -> this.template.send(JobRequest.builder("later", "z").id(delayed).build()));
+
+		long due = this.template.find("later", delayed).orElseThrow().dueAt().toEpochMilli();
+		assertThat(events).containsExactly("sent now 1", "sent later 1", "due later " + due);
+	}
+
+	@Test
+	void reportsTheRedisErrorWhenRedisRefusesASend() {
+		this.fixture.redis().opsForValue().set("{dq:orders}:jobs", "not a hash");
+
+		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> this.template.send("orders", "x"))
+			.havingRootCause()
+			.withMessageContaining("WRONGTYPE");
 	}
 
 	@Test
