@@ -7,28 +7,27 @@
 -- ARGV[1] wake channel, ARGV[2] topic, then per job: id, due ('d<ms>' delay or 'a<ms>' epoch ms), record tail
 -- Returns {earliest new delayed due ms or -1, skipped duplicate id, ...}
 local now = redis_now()
+local created = base36(now) .. '|'
 local head = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 local earliest = -1
 local out = {-1}
 for i = 3, #ARGV, 3 do
   local id, due, tail = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  if redis.call('HEXISTS', KEYS[1], id) == 1 then
+  local ms = tonumber(string.sub(due, 2))
+  if string.sub(due, 1, 1) == 'd' then
+    ms = now + ms
+  elseif ms < now then
+    ms = now
+  end
+  -- HSETNX both checks for a duplicate id and stores the record: one command, not two.
+  if redis.call('HSETNX', KEYS[1], id, created .. base36(ms) .. '|' .. tail) == 0 then
     out[#out + 1] = id
+  elseif ms <= now then
+    redis.call('LPUSH', KEYS[3], id)
   else
-    local ms = tonumber(string.sub(due, 2))
-    if string.sub(due, 1, 1) == 'd' then
-      ms = now + ms
-    elseif ms < now then
-      ms = now
-    end
-    redis.call('HSET', KEYS[1], id, base36(now) .. '|' .. base36(ms) .. '|' .. tail)
-    if ms <= now then
-      redis.call('LPUSH', KEYS[3], id)
-    else
-      redis.call('ZADD', KEYS[2], ms, id)
-      if earliest < 0 or ms < earliest then
-        earliest = ms
-      end
+    redis.call('ZADD', KEYS[2], ms, id)
+    if earliest < 0 or ms < earliest then
+      earliest = ms
     end
   end
 end

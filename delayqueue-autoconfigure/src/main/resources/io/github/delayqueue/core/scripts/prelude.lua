@@ -4,14 +4,15 @@ local function redis_now()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
--- Job records keep their two times in base 36, 8 characters instead of 13.
+-- Job records keep their two times in base 36, 8 characters instead of 13. The digits are
+-- gathered as bytes and made into one string: Lua interns every string it builds.
 local function base36(n)
-  local digits, s = '0123456789abcdefghijklmnopqrstuvwxyz', ''
+  local bytes = {}
   n = math.floor(n)
   repeat
     local d = n % 36
-    s = string.sub(digits, d + 1, d + 1) .. s
-    n = math.floor(n / 36)
+    table.insert(bytes, 1, (d < 10) and (48 + d) or (87 + d))
+    n = (n - d) / 36
   until n == 0
-  return s
+  return string.char(unpack(bytes))
 end
