@@ -271,7 +271,9 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		long sentAt = System.nanoTime();
 		HousekeepingStore.TopicSweep sweep = this.store.sweep(topic, this.batchSize, maxAttempts);
 		long receivedAt = System.nanoTime();
-		this.redisOffsetMillis = sweep.redisNow() - this.clock.millis();
+		if (sweep.redisNow() >= 0) {
+			this.redisOffsetMillis = sweep.redisNow() - this.clock.millis();
+		}
 		report(topic, sweep);
 		long next;
 		if (sweep.promoted() >= this.batchSize

@@ -60,11 +60,11 @@ class DelayedJobSchedulerTests {
 		// starts.
 		scheduler.addTopic("timers");
 		scheduler.start();
-		String promoteDue = DelayQueueScript.PROMOTE_DUE.script().getSha1();
+		String sweep = DelayQueueScript.SWEEP.script().getSha1();
 		await().atMost(Duration.ofSeconds(5))
 			.until(() -> this.fixture.redis()
 				.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands()
-					.scriptExists(promoteDue)), (exists) -> exists.get(0));
+					.scriptExists(sweep)), (exists) -> exists.get(0));
 		for (int round = 0; round < 3; round++) {
 			String id = this.template.send("timers", "t" + round, Duration.ofMillis(500));
 			JobInfo sent = this.template.find("timers", id).orElseThrow();
