@@ -38,13 +38,11 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private static final Log logger = LogFactory.getLog(DelayedJobScheduler.class);
 
-	private static final long DEAD_PURGE_NANOS = TimeUnit.MINUTES.toNanos(1);
+	private static final long DEAD_PURGE_CHECK_NANOS = TimeUnit.MINUTES.toNanos(1);
 
 	private final HousekeepingStore store;
 
 	private final ScriptRunner scripts;
-
-	private final JobStore jobStore;
 
 	private final TopicPolicies policies;
 
@@ -55,6 +53,8 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	private final TopicWakeUps wakeUps = new TopicWakeUps();
 
 	private final OrphanedClaims orphanedClaims;
+
+	private final DeadJobRetention deadJobs;
 
 	private final Object lifecycleMonitor = new Object();
 
@@ -89,8 +89,8 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			int batchSize, Duration maxSleep) {
 		this.store = new HousekeepingStore(scripts, keys);
 		this.orphanedClaims = new OrphanedClaims(this.store);
+		this.deadJobs = new DeadJobRetention(jobStore, policies);
 		this.scripts = scripts;
-		this.jobStore = jobStore;
 		this.policies = policies;
 		this.batchSize = batchSize;
 		this.maxSleepNanos = maxSleep.toNanos();
@@ -260,8 +260,8 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			this.nextOrphanCheck = now + this.orphanCheckNanos;
 		}
 		if (now - this.nextDeadPurge >= 0) {
-			purgeOldDeadJobs();
-			this.nextDeadPurge = now + DEAD_PURGE_NANOS;
+			this.deadJobs.purgeDue(this.wakeUps.topics(), now);
+			this.nextDeadPurge = now + DEAD_PURGE_CHECK_NANOS;
 		}
 	}
 
@@ -310,15 +310,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			long requeued = this.orphanedClaims.check(topic);
 			if (requeued > 0) {
 				logger.info("Returned " + requeued + " orphaned claim(s) of topic '" + topic + "' to READY");
-			}
-		}
-	}
-
-	private void purgeOldDeadJobs() {
-		for (String topic : this.wakeUps.topics()) {
-			long purged = this.jobStore.purgeDead(topic, this.policies.forTopic(topic).deadRetention());
-			if (purged > 0 && logger.isDebugEnabled()) {
-				logger.debug("Purged " + purged + " dead job(s) of topic '" + topic + "' past their retention");
 			}
 		}
 	}
