@@ -10,7 +10,8 @@ import io.github.delayqueue.core.TopicKeys;
 
 /**
  * The Redis side of the scheduler: promoting due jobs and requeueing expired deliveries
- * of a topic in one script call, handing orphaned claims back, and purging old dead jobs.
+ * of a topic in one script call, handing orphaned claims back, listing the topics, and
+ * publishing heartbeats.
  *
  * @author delayqueue contributors
  */
@@ -47,6 +48,11 @@ final class HousekeepingStore {
 		return asLong(this.scripts
 			.run(DelayQueueScript.REQUEUE_ORPHANS, List.of(k.claiming(), k.ready()), ids.toArray(String[]::new))
 			.get(0));
+	}
+
+	void publishHeartbeat() {
+		// An empty body names no topic: it only shows that the channel carries messages.
+		this.scripts.redis().convertAndSend(this.keys.claimChannel(), "");
 	}
 
 	List<String> topics() {

@@ -141,8 +141,8 @@ class DelayedJobSchedulerTests {
 		DelayedJobScheduler scheduler = this.fixture.scheduler(1000, Duration.ofSeconds(30));
 		RedisMessageListenerContainer wakeUps = new RedisMessageListenerContainer();
 		wakeUps.setConnectionFactory(this.fixture.connectionFactory());
-		wakeUps.addMessageListener(new WakeUpSubscriber(scheduler),
-				new ChannelTopic(this.fixture.keys().wakeChannel()));
+		WakeUpSubscriber subscriber = new WakeUpSubscriber(scheduler, this.fixture.keys());
+		wakeUps.addMessageListener(subscriber, subscriber.channels());
 		wakeUps.afterPropertiesSet();
 		wakeUps.start();
 		try {
