@@ -2,15 +2,18 @@ package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.JobClaims;
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobEventListeners;
 import io.github.delayqueue.core.JobRecordCodec;
 import io.github.delayqueue.core.JobStore;
+import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.core.TopicPolicies;
 import io.github.delayqueue.listener.DelayedJobListenerAnnotationBeanPostProcessor;
 import io.github.delayqueue.listener.DelayedJobListenerContainerFactory;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
+import io.github.delayqueue.scheduler.ClaimAnnouncer;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -50,8 +53,9 @@ public final class DelayQueueListenerAutoConfiguration {
 	@ConditionalOnMissingBean
 	DelayedJobListenerContainerFactory delayedJobListenerContainerFactory(JobClaims claims,
 			RedisConnectionFactory connectionFactory, TopicPolicies policies, JobRecordCodec codec, JobStore store,
-			DelayQueueProperties properties, ObjectProvider<DataRedisProperties> redisProperties,
-			ObjectProvider<JobEventListener> eventListeners, ObjectProvider<DelayedJobScheduler> scheduler) {
+			ScriptRunner scriptRunner, DelayQueueKeys keys, DelayQueueProperties properties,
+			ObjectProvider<DataRedisProperties> redisProperties, ObjectProvider<JobEventListener> eventListeners,
+			ObjectProvider<DelayedJobScheduler> scheduler) {
 		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, connectionFactory,
 				policies, codec, new JobEventListeners(eventListeners.orderedStream().toList()),
 				pollTimeout(properties, redisProperties.getIfAvailable()),
@@ -59,7 +63,10 @@ public final class DelayQueueListenerAutoConfiguration {
 					store.registerTopic(topic);
 					scheduler.ifAvailable((available) -> available.addTopic(topic));
 				});
-		scheduler.ifAvailable(factory::setDueTimeListener);
+		// Every scheduler, not only this instance's, must learn of the deadlines claims
+		// set: this instance may die holding them, or run no scheduler.
+		factory.setDueTimeListener(new ClaimAnnouncer(scriptRunner.redis(), keys.claimChannel(),
+				properties.getScheduler().getMaxSleep(), scheduler.getIfAvailable()));
 		return factory;
 	}
 

@@ -73,6 +73,7 @@ public class DelayQueueProperties implements InitializingBean {
 					this.scheduler.batchSize, "The batch size must be at least 1");
 		}
 		positive("delayqueue.scheduler.max-sleep", this.scheduler.maxSleep);
+		positive("delayqueue.scheduler.idle-max-sleep", this.scheduler.idleMaxSleep);
 		positive("delayqueue.scheduler.orphan-check-interval", this.scheduler.orphanCheckInterval);
 		positive("delayqueue.listener.poll-timeout", this.listener.pollTimeout);
 		if (this.listener.shutdownTimeout == null || this.listener.shutdownTimeout.isNegative()) {
@@ -156,10 +157,18 @@ public class DelayQueueProperties implements InitializingBean {
 		private int batchSize = 1000;
 
 		/**
-		 * Longest sleep between two checks of a topic: bounds how late a job can fire
-		 * when a wake-up from another instance is lost.
+		 * Longest sleep between two checks of a topic while its jobs are being claimed,
+		 * and of every topic while wake-up messages may be missed (before the wake
+		 * channels are subscribed, after they were lost, shortly after a reconnect).
 		 */
 		private Duration maxSleep = Duration.ofSeconds(5);
+
+		/**
+		 * Longest sleep between two checks of a topic whose jobs are not being claimed,
+		 * while wake-up messages arrive: bounds how late a job can fire when a message is
+		 * lost without the subscription noticing. Never shorter than max-sleep.
+		 */
+		private Duration idleMaxSleep = Duration.ofSeconds(60);
 
 		/**
 		 * How often the ids that consumers moved out of a ready list are checked; one
@@ -190,6 +199,14 @@ public class DelayQueueProperties implements InitializingBean {
 
 		public void setMaxSleep(Duration maxSleep) {
 			this.maxSleep = maxSleep;
+		}
+
+		public Duration getIdleMaxSleep() {
+			return this.idleMaxSleep;
+		}
+
+		public void setIdleMaxSleep(Duration idleMaxSleep) {
+			this.idleMaxSleep = idleMaxSleep;
 		}
 
 		public Duration getOrphanCheckInterval() {

@@ -1,6 +1,6 @@
 package io.github.delayqueue.autoconfigure;
 
-import java.util.List;
+import java.util.Map;
 
 import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.JobEventListener;
@@ -18,12 +18,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
  * Auto-configuration of the scheduler that moves due jobs to READY, and of the
- * subscription that wakes it when another instance sends an earlier job.
+ * subscription that wakes it when another instance sends an earlier job or claims jobs.
  *
  * @author delayqueue contributors
  */
@@ -40,6 +39,7 @@ public final class DelayQueueSchedulerAutoConfiguration {
 				properties.getScheduler().getBatchSize(), properties.getScheduler().getMaxSleep());
 		scheduler.setEventListener(new JobEventListeners(eventListeners.orderedStream().toList()));
 		scheduler.setOrphanCheckInterval(properties.getScheduler().getOrphanCheckInterval());
+		scheduler.setIdleMaxSleep(properties.getScheduler().getIdleMaxSleep());
 		if (policies instanceof PropertiesTopicPolicies configured) {
 			configured.configuredTopics().forEach(scheduler::addTopic);
 		}
@@ -52,8 +52,8 @@ public final class DelayQueueSchedulerAutoConfiguration {
 			DelayedJobScheduler scheduler, DelayQueueKeys keys) {
 		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 		container.setConnectionFactory(connectionFactory);
-		container.setMessageListeners(
-				java.util.Map.of(new WakeUpSubscriber(scheduler), List.of(new ChannelTopic(keys.wakeChannel()))));
+		WakeUpSubscriber subscriber = new WakeUpSubscriber(scheduler, keys);
+		container.setMessageListeners(Map.of(subscriber, subscriber.channels()));
 		return container;
 	}
 

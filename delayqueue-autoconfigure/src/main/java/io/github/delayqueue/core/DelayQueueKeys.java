@@ -48,4 +48,14 @@ public final class DelayQueueKeys {
 		return this.prefix + ":wake";
 	}
 
+	/**
+	 * Return the pub/sub channel on which a topic's name is published when a consumer
+	 * claimed jobs of it, at most once per {@code scheduler.max-sleep} per instance, so
+	 * that schedulers look for the new time-to-run deadlines soon.
+	 * @return the channel
+	 */
+	public String claimChannel() {
+		return this.prefix + ":claimed";
+	}
+
 }

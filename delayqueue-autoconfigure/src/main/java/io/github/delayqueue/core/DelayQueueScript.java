@@ -9,8 +9,9 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The Lua scripts of the delay queue, one per state transition, each loaded once from the
- * classpath, behind the shared {@code prelude.lua}, and run by its SHA.
+ * The Lua scripts of the delay queue, one per state transition (the sweep runs both
+ * transitions the clock drives), each loaded once from the classpath, behind the shared
+ * {@code prelude.lua}, and run by its SHA.
  *
  * @author delayqueue contributors
  */
@@ -18,10 +19,11 @@ public enum DelayQueueScript {
 
 	/** New jobs into DELAYED or READY. */
 	ENQUEUE("enqueue"),
-	/** DELAYED to READY when due. */
-	PROMOTE_DUE("promote-due"),
-	/** RUNNING to READY or DEAD when the time to run elapsed. */
-	REQUEUE_EXPIRED("requeue-expired"),
+	/**
+	 * DELAYED to READY when due, and RUNNING to READY or DEAD when the time to run
+	 * elapsed: the two transitions the clock drives, in one call per topic.
+	 */
+	SWEEP("sweep"),
 	/** READY to RUNNING. */
 	CLAIM("claim"),
 	/** RUNNING to gone. */

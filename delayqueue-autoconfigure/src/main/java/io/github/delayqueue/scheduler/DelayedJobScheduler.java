@@ -20,12 +20,15 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Moves due jobs from DELAYED to READY and returns deliveries whose time to run elapsed,
  * for every topic, on one thread. After each sweep of a topic it knows the next due time
- * and deadline, and sleeps until the earliest of them; a send on this instance or a
- * wake-up message from another one ends the sleep early. A sleep never exceeds the
- * configured cap, so a lost wake-up delays nothing by more than the cap. Sweeps are
- * atomic scripts, so any number of instances may run this at once without moving a job
- * twice. A backlog is moved in bounded batches, oldest first, one batch per topic in
- * turn, so that catching up after an outage neither pins Redis nor starves other topics.
+ * and deadline, and sleeps until the earliest of them; a send or claim on this instance,
+ * or a wake-up or claim message from another one, ends the sleep early. A sleep never
+ * exceeds a cap, so a lost message delays nothing by more than the cap: {@code max-sleep}
+ * while messages may be missed and while a topic's jobs are being claimed, the longer
+ * {@code idle-max-sleep} otherwise (see {@link SweepCap}). Every (re)subscription sweeps
+ * every topic. Sweeps are atomic scripts, so any number of instances may run this at once
+ * without moving a job twice. A backlog is moved in bounded batches, oldest first, one
+ * batch per topic in turn, so that catching up after an outage neither pins Redis nor
+ * starves other topics.
  *
  * @author delayqueue contributors
  */
@@ -36,15 +39,21 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 */
 	public static final int PHASE = Integer.MAX_VALUE - 2000;
 
+	/**
+	 * The default longest sleep between two sweeps of a topic while wake-up and claim
+	 * messages arrive and its jobs are not being claimed.
+	 */
+	public static final Duration DEFAULT_IDLE_MAX_SLEEP = Duration.ofSeconds(60);
+
 	private static final Log logger = LogFactory.getLog(DelayedJobScheduler.class);
 
-	private static final long DEAD_PURGE_NANOS = TimeUnit.MINUTES.toNanos(1);
+	private static final long DEAD_PURGE_CHECK_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+	private static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(30);
 
 	private final HousekeepingStore store;
 
 	private final ScriptRunner scripts;
-
-	private final JobStore jobStore;
 
 	private final TopicPolicies policies;
 
@@ -52,9 +61,15 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private final long maxSleepNanos;
 
+	private final WakeUpChannelHealth health;
+
+	private final SweepCap cap;
+
 	private final TopicWakeUps wakeUps = new TopicWakeUps();
 
 	private final OrphanedClaims orphanedClaims;
+
+	private final DeadJobRetention deadJobs;
 
 	private final Object lifecycleMonitor = new Object();
 
@@ -83,17 +98,20 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * @param jobStore purges old dead jobs
 	 * @param policies the topics' policies
 	 * @param batchSize most jobs moved per script call
-	 * @param maxSleep the longest sleep between two sweeps of a topic
+	 * @param maxSleep the longest sleep between two sweeps of a topic while messages may
+	 * be missed or its jobs are being claimed
 	 */
 	public DelayedJobScheduler(ScriptRunner scripts, DelayQueueKeys keys, JobStore jobStore, TopicPolicies policies,
 			int batchSize, Duration maxSleep) {
 		this.store = new HousekeepingStore(scripts, keys);
 		this.orphanedClaims = new OrphanedClaims(this.store);
+		this.deadJobs = new DeadJobRetention(jobStore, policies);
 		this.scripts = scripts;
-		this.jobStore = jobStore;
 		this.policies = policies;
 		this.batchSize = batchSize;
 		this.maxSleepNanos = maxSleep.toNanos();
+		this.health = new WakeUpChannelHealth(this.maxSleepNanos, HEARTBEAT_INTERVAL.toNanos());
+		this.cap = new SweepCap(this.maxSleepNanos, DEFAULT_IDLE_MAX_SLEEP.toNanos(), this.health);
 	}
 
 	/**
@@ -125,6 +143,27 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	}
 
 	/**
+	 * Set the longest sleep between two sweeps of a topic while wake-up and claim
+	 * messages arrive (see {@link #wakeUpsSubscribed()}) and its jobs are not being
+	 * claimed. It bounds how late a job can fire when a message is lost without the
+	 * subscription noticing, for example on a half-open connection; it is never shorter
+	 * than the maximum sleep given to the constructor.
+	 * @param idleMaxSleep the longest sleep
+	 */
+	public void setIdleMaxSleep(Duration idleMaxSleep) {
+		this.cap.setIdleMaxSleep(idleMaxSleep.toNanos());
+	}
+
+	/**
+	 * Set how often a heartbeat is published while the channels are subscribed, to find
+	 * out that messages stopped arriving; 30 seconds unless set.
+	 * @param interval the interval between two heartbeats
+	 */
+	void setHeartbeatInterval(Duration interval) {
+		this.health.setHeartbeatInterval(interval.toNanos());
+	}
+
+	/**
 	 * Make sure a topic is swept even before any job of it was seen in Redis.
 	 * @param topic the topic
 	 */
@@ -147,12 +186,61 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	}
 
 	/**
+	 * Jobs of a topic were claimed, on this instance or on another one: their time-to-run
+	 * deadlines are in Redis, and a job's own time to run may be shorter than its
+	 * topic's, so the topic is swept within {@code max-sleep}, and watched for a while
+	 * since further claims are announced at most once per {@code max-sleep}.
+	 * @param topic the topic
+	 */
+	public void jobsClaimed(String topic) {
+		long now = System.nanoTime();
+		this.cap.watch(topic, now);
+		this.wakeUps.request(topic, now + this.maxSleepNanos);
+	}
+
+	/**
 	 * Sweep every topic now, for example after a reconnect, when wake-ups may have been
-	 * missed.
+	 * missed, and watch every topic for a while, since claims announced meanwhile were
+	 * missed too.
 	 */
 	public void wakeUpAll() {
-		this.nextTopicRefresh = System.nanoTime();
-		this.wakeUps.requestAll(System.nanoTime());
+		long now = System.nanoTime();
+		this.cap.watchAll(now);
+		this.nextTopicRefresh = now;
+		this.wakeUps.requestAll(now);
+	}
+
+	/**
+	 * The wake-up and claim channels are subscribed, at start-up or again after a
+	 * reconnect: messages arrive from now on, and those published meanwhile were lost, so
+	 * every topic is swept now. Until this is called, and after {@link #wakeUpsLost()},
+	 * no topic sleeps longer than {@code max-sleep}.
+	 */
+	public void wakeUpsSubscribed() {
+		this.health.subscribed(true);
+		wakeUpAll();
+	}
+
+	/**
+	 * A message arrived on the wake-up or claim channel, a heartbeat included: messages
+	 * arrive. If they had stopped arriving before, every topic is swept now.
+	 */
+	public void wakeUpsHeard() {
+		if (this.health.heard()) {
+			logger.info("Wake-up messages arrive again; checking every topic");
+			wakeUpAll();
+		}
+	}
+
+	/**
+	 * The wake-up and claim channels are no longer subscribed: messages may be missed, so
+	 * no topic sleeps longer than {@code max-sleep} until they are subscribed again.
+	 */
+	public void wakeUpsLost() {
+		this.health.subscribed(false);
+		long soon = System.nanoTime() + this.maxSleepNanos;
+		this.nextTopicRefresh = earlier(this.nextTopicRefresh, soon);
+		this.wakeUps.requestAll(soon);
 	}
 
 	@Override
@@ -167,6 +255,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			this.nextTopicRefresh = now;
 			this.nextOrphanCheck = now + this.orphanCheckNanos;
 			this.nextDeadPurge = now;
+			this.cap.watchAll(now);
 			Thread worker = new Thread(this::run, "delayqueue-scheduler");
 			worker.setDaemon(true);
 			this.thread = worker;
@@ -215,7 +304,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 						failures = 0;
 						wakeUpAll();
 					}
-					this.wakeUps.awaitNext(earlier(this.nextTopicRefresh, this.nextOrphanCheck));
+					this.wakeUps.awaitNext(this.health.nextCheck(earlier(this.nextTopicRefresh, this.nextOrphanCheck)));
 				}
 				catch (RuntimeException ex) {
 					failures++;
@@ -246,11 +335,12 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private void sweepDueTopics() {
 		long now = System.nanoTime();
+		checkWakeUpChannel(now);
 		if (now - this.nextTopicRefresh >= 0) {
 			// Topics that other instances send to are found here; local ones are woken
 			// directly.
 			this.store.topics().forEach((topic) -> this.wakeUps.track(topic, now));
-			this.nextTopicRefresh = now + this.maxSleepNanos;
+			this.nextTopicRefresh = now + this.cap.ofUnwatched(now);
 		}
 		for (String topic : this.wakeUps.due(now)) {
 			sweep(topic);
@@ -260,8 +350,26 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			this.nextOrphanCheck = now + this.orphanCheckNanos;
 		}
 		if (now - this.nextDeadPurge >= 0) {
-			purgeOldDeadJobs();
-			this.nextDeadPurge = now + DEAD_PURGE_NANOS;
+			this.deadJobs.purgeDue(this.wakeUps.topics(), now);
+			this.nextDeadPurge = now + DEAD_PURGE_CHECK_NANOS;
+		}
+	}
+
+	private void checkWakeUpChannel(long now) {
+		if (this.health.turnedSilent(now)) {
+			logger.warn("Wake-up messages stopped arriving although subscribed; checking every topic every "
+					+ Duration.ofNanos(this.maxSleepNanos) + " until they arrive again");
+			wakeUpAll();
+		}
+		if (this.health.isHeartbeatDue(now)) {
+			this.health.heartbeatSent(now);
+			try {
+				this.store.publishHeartbeat();
+			}
+			catch (RuntimeException ex) {
+				this.health.heartbeatFailed();
+				throw ex;
+			}
 		}
 	}
 
@@ -271,8 +379,11 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		long sentAt = System.nanoTime();
 		HousekeepingStore.TopicSweep sweep = this.store.sweep(topic, this.batchSize, maxAttempts);
 		long receivedAt = System.nanoTime();
-		this.redisOffsetMillis = sweep.redisNow() - this.clock.millis();
+		if (sweep.redisNow() >= 0) {
+			this.redisOffsetMillis = sweep.redisNow() - this.clock.millis();
+		}
 		report(topic, sweep);
+		long maxSleep = this.cap.of(topic, receivedAt);
 		long next;
 		if (sweep.promoted() >= this.batchSize
 				|| sweep.requeued() + sweep.dead() + sweep.vanished() >= this.batchSize) {
@@ -280,11 +391,11 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 								// turn
 		}
 		else if (sweep.nextEvent() < 0) {
-			next = receivedAt + this.maxSleepNanos;
+			next = receivedAt + maxSleep;
 		}
 		else {
 			long untilEvent = TimeUnit.MILLISECONDS.toNanos(Math.max(0, sweep.nextEvent() - sweep.redisNow()));
-			next = sentAt + Math.min(untilEvent, this.maxSleepNanos);
+			next = sentAt + Math.min(untilEvent, maxSleep);
 		}
 		this.wakeUps.sweepFinished(topic, next);
 	}
@@ -308,15 +419,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			long requeued = this.orphanedClaims.check(topic);
 			if (requeued > 0) {
 				logger.info("Returned " + requeued + " orphaned claim(s) of topic '" + topic + "' to READY");
-			}
-		}
-	}
-
-	private void purgeOldDeadJobs() {
-		for (String topic : this.wakeUps.topics()) {
-			long purged = this.jobStore.purgeDead(topic, this.policies.forTopic(topic).deadRetention());
-			if (purged > 0 && logger.isDebugEnabled()) {
-				logger.debug("Purged " + purged + " dead job(s) of topic '" + topic + "' past their retention");
 			}
 		}
 	}

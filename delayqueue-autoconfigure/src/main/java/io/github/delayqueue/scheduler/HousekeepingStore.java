@@ -10,7 +10,8 @@ import io.github.delayqueue.core.TopicKeys;
 
 /**
  * The Redis side of the scheduler: promoting due jobs and requeueing expired deliveries
- * of a topic in one round trip, handing orphaned claims back, and purging old dead jobs.
+ * of a topic in one script call, handing orphaned claims back, listing the topics, and
+ * publishing heartbeats.
  *
  * @author delayqueue contributors
  */
@@ -27,15 +28,11 @@ final class HousekeepingStore {
 
 	TopicSweep sweep(String topic, int batchSize, int maxAttempts) {
 		TopicKeys k = this.keys.topic(topic);
-		// Two plain calls rather than one pipeline: with a shared Lettuce connection a
-		// pipeline takes a dedicated connection, opened and closed for each sweep.
-		List<Object> promoted = this.scripts.run(DelayQueueScript.PROMOTE_DUE, List.of(k.delayed(), k.ready()),
-				String.valueOf(batchSize));
-		List<Object> expired = this.scripts.run(DelayQueueScript.REQUEUE_EXPIRED,
-				List.of(k.running(), k.ready(), k.dead(), k.jobs(), k.attempts(), k.errors()),
+		List<Object> reply = this.scripts.run(DelayQueueScript.SWEEP,
+				List.of(k.delayed(), k.ready(), k.running(), k.dead(), k.jobs(), k.attempts(), k.errors()),
 				String.valueOf(batchSize), String.valueOf(maxAttempts));
-		return new TopicSweep(asInt(promoted.get(0)), asLong(promoted.get(1)), asInt(expired.get(0)),
-				asInt(expired.get(1)), asInt(expired.get(2)), asLong(expired.get(3)), asLong(promoted.get(2)));
+		return new TopicSweep(asInt(reply.get(0)), asLong(reply.get(1)), asInt(reply.get(2)), asInt(reply.get(3)),
+				asInt(reply.get(4)), asLong(reply.get(5)), asLong(reply.get(6)));
 	}
 
 	List<String> claiming(String topic) {
@@ -51,6 +48,11 @@ final class HousekeepingStore {
 		return asLong(this.scripts
 			.run(DelayQueueScript.REQUEUE_ORPHANS, List.of(k.claiming(), k.ready()), ids.toArray(String[]::new))
 			.get(0));
+	}
+
+	void publishHeartbeat() {
+		// An empty body names no topic: it only shows that the channel carries messages.
+		this.scripts.redis().convertAndSend(this.keys.claimChannel(), "");
 	}
 
 	List<String> topics() {
@@ -75,7 +77,8 @@ final class HousekeepingStore {
 	 * @param dead expired deliveries with no attempts left, now DEAD
 	 * @param vanished running ids without a record, dropped
 	 * @param nextDeadline next time-to-run deadline in RUNNING, or -1
-	 * @param redisNow the Redis clock at the sweep
+	 * @param redisNow the Redis clock at the sweep, or -1 if the sweep found both sorted
+	 * sets empty and did not read it
 	 */
 	record TopicSweep(int promoted, long nextDue, int requeued, int dead, int vanished, long nextDeadline,
 			long redisNow) {

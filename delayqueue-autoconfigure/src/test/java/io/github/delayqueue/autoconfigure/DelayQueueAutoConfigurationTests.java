@@ -159,6 +159,7 @@ class DelayQueueAutoConfigurationTests {
 				new String[] { "delayqueue.scheduler.batch-size=0", "delayqueue.scheduler.batch-size" },
 				new String[] { "delayqueue.scheduler.orphan-check-interval=0s",
 						"delayqueue.scheduler.orphan-check-interval" },
+				new String[] { "delayqueue.scheduler.idle-max-sleep=0s", "delayqueue.scheduler.idle-max-sleep" },
 				new String[] { "delayqueue.max-payload-size=0", "delayqueue.max-payload-size" },
 				new String[] { "delayqueue.listener.shutdown-timeout=-1s", "delayqueue.listener.shutdown-timeout" },
 				new String[] { "delayqueue.http-callback.topic=no spaces", "delayqueue.http-callback.topic" });

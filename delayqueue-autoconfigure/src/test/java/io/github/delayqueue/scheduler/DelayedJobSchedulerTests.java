@@ -60,11 +60,11 @@ class DelayedJobSchedulerTests {
 		// starts.
 		scheduler.addTopic("timers");
 		scheduler.start();
-		String promoteDue = DelayQueueScript.PROMOTE_DUE.script().getSha1();
+		String sweep = DelayQueueScript.SWEEP.script().getSha1();
 		await().atMost(Duration.ofSeconds(5))
 			.until(() -> this.fixture.redis()
 				.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands()
-					.scriptExists(promoteDue)), (exists) -> exists.get(0));
+					.scriptExists(sweep)), (exists) -> exists.get(0));
 		for (int round = 0; round < 3; round++) {
 			String id = this.template.send("timers", "t" + round, Duration.ofMillis(500));
 			JobInfo sent = this.template.find("timers", id).orElseThrow();
@@ -141,8 +141,8 @@ class DelayedJobSchedulerTests {
 		DelayedJobScheduler scheduler = this.fixture.scheduler(1000, Duration.ofSeconds(30));
 		RedisMessageListenerContainer wakeUps = new RedisMessageListenerContainer();
 		wakeUps.setConnectionFactory(this.fixture.connectionFactory());
-		wakeUps.addMessageListener(new WakeUpSubscriber(scheduler),
-				new ChannelTopic(this.fixture.keys().wakeChannel()));
+		WakeUpSubscriber subscriber = new WakeUpSubscriber(scheduler, this.fixture.keys());
+		wakeUps.addMessageListener(subscriber, subscriber.channels());
 		wakeUps.afterPropertiesSet();
 		wakeUps.start();
 		try {

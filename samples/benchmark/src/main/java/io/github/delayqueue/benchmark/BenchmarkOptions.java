@@ -41,7 +41,7 @@ record BenchmarkOptions(@Nullable String redisUrl, Path output, int enqueueJobs,
 
 	static BenchmarkOptions full() {
 		return new BenchmarkOptions(null, Path.of("target", "benchmark-results"), 20_000, 200_000, 100_000, 8, 2_000,
-				5_000, 100_000, List.of(1_000, 100_000, 1_000_000), 20_000, 10, 200_000, ALL);
+				5_000, 100_000, List.of(1_000, 100_000, 1_000_000), 20_000, 120, 200_000, ALL);
 	}
 
 	static BenchmarkOptions quick() {

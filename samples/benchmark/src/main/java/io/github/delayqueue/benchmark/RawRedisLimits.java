@@ -117,7 +117,7 @@ final class RawRedisLimits {
 		this.redis.flushAll();
 		try (RespConnection connection = this.redis.connect()) {
 			String enqueue = load(connection, DelayQueueScript.ENQUEUE);
-			String promote = load(connection, DelayQueueScript.PROMOTE_DUE);
+			String sweep = load(connection, DelayQueueScript.SWEEP);
 			String claim = load(connection, DelayQueueScript.CLAIM);
 			String ack = load(connection, DelayQueueScript.ACK);
 			long due = System.currentTimeMillis() + 60_000;
@@ -128,8 +128,9 @@ final class RawRedisLimits {
 			long start = System.nanoTime();
 			long moved;
 			do {
-				moved = (Long) ((List<?>) connection.call("EVALSHA", promote, "2", BASE + "delayed", BASE + "ready",
-						"1000"))
+				moved = (Long) ((List<?>) connection.call("EVALSHA", sweep, "7", BASE + "delayed", BASE + "ready",
+						BASE + "running", BASE + "dead", BASE + "jobs", BASE + "attempts", BASE + "errors", "1000",
+						"5"))
 					.get(0);
 			}
 			while (moved > 0);
