@@ -196,6 +196,9 @@ public class DelayedJobListenerContainer {
 
 	private void claimLoop() {
 		int failures = 0;
+		// Set when the last idle wait ended with a look that found nothing: looking again
+		// straight away would only repeat that claim call.
+		boolean foundNothing = false;
 		while (this.running) {
 			int held = 0;
 			try {
@@ -207,12 +210,13 @@ public class DelayedJobListenerContainer {
 				while (held < this.claimLimit && this.freeWorkers.tryAcquire()) {
 					held++;
 				}
-				List<JobExecution> jobs = claimReady(held);
+				List<JobExecution> jobs = foundNothing ? List.of() : claimReady(held);
 				if (jobs.isEmpty()) {
 					this.freeWorkers.release(held - 1);
 					held = 1;
 					jobs = awaitReady();
 				}
+				foundNothing = jobs.isEmpty();
 				for (JobExecution job : jobs) {
 					dispatch(job);
 					held--;
