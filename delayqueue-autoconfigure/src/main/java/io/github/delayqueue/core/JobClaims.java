@@ -112,15 +112,6 @@ public final class JobClaims {
 	}
 
 	/**
-	 * Acknowledge a delivery: the job is done and deleted.
-	 * @param job the delivery
-	 * @return {@code false} if the delivery had expired (fenced)
-	 */
-	public boolean ack(ClaimedJob job) {
-		return ack(job.topic(), List.of(job))[0];
-	}
-
-	/**
 	 * Acknowledge deliveries of one topic in one round trip: the jobs are done and
 	 * deleted. Each is fenced on its own.
 	 * @param topic the topic of every delivery

@@ -87,31 +87,21 @@ final class BatchingAcknowledger {
 			acknowledged = this.claims.ack(topic, batch.stream().map(Finished::job).toList());
 		}
 		catch (RuntimeException ex) {
-			for (Finished finished : batch) {
-				logger.error("Acknowledging job '" + finished.job().id() + "' of topic '" + topic
-						+ "' failed; it will be delivered again when its time to run elapses", ex);
-			}
+			logger.error("Acknowledging jobs " + batch.stream().map((finished) -> finished.job().id()).toList()
+					+ " of topic '" + topic + "' failed; they will be delivered again when their time to run elapses",
+					ex);
 			return;
 		}
 		for (int i = 0; i < acknowledged.length; i++) {
 			Finished finished = batch.get(i);
 			if (acknowledged[i]) {
-				completed(topic, finished);
+				this.events.jobCompleted(topic, finished.runTime());
 			}
 			else {
 				logger
 					.info("Job '" + finished.job().id() + "' of topic '" + topic + "' finished after its time to run ("
 							+ finished.ttr() + ") elapsed; it was delivered again, so this acknowledgement is ignored");
 			}
-		}
-	}
-
-	private void completed(String topic, Finished finished) {
-		try {
-			this.events.jobCompleted(topic, finished.runTime());
-		}
-		catch (RuntimeException ex) {
-			logger.warn("A job event listener failed on job '" + finished.job().id() + "'", ex);
 		}
 	}
 

@@ -39,8 +39,8 @@ public class DelayedJobListenerContainer {
 	private final int concurrency;
 
 	/**
-	 * Permits for claimed jobs not yet finished: {@code concurrency}, plus as many again
-	 * while handlers are quick (see {@link #adjustPrefetch()}).
+	 * Permits for claimed jobs not yet finished: {@code concurrency}, plus those claimed
+	 * ahead while handlers are quick (see {@link #adjustPrefetch()}).
 	 */
 	private final ClaimPermits freeWorkers;
 
@@ -319,7 +319,7 @@ public class DelayedJobListenerContainer {
 	private void dispatch(JobExecution job) {
 		ThreadPoolExecutor pool = this.workers;
 		if (pool == null) {
-			handBack(job);
+			job.handBack();
 			this.freeWorkers.release();
 			return;
 		}
@@ -328,18 +328,8 @@ public class DelayedJobListenerContainer {
 
 	private void handBack(Runnable task) {
 		if (task instanceof Task runnable) {
-			handBack(runnable.execution);
+			runnable.execution.handBack();
 			this.freeWorkers.release();
-		}
-	}
-
-	private void handBack(JobExecution job) {
-		try {
-			this.factory.claims().release(job.job());
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not hand back job '" + job.job().id() + "'; it will be delivered again when its time"
-					+ " to run elapses", ex);
 		}
 	}
 

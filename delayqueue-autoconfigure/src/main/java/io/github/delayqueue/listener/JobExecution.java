@@ -126,7 +126,10 @@ final class JobExecution implements Runnable {
 		}
 	}
 
-	private void handBack() {
+	/**
+	 * Hand the delivery back to the front of the ready list, unstarted and uncounted.
+	 */
+	void handBack() {
 		try {
 			this.claims.release(this.job);
 		}

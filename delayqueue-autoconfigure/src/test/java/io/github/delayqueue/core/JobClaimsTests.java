@@ -98,7 +98,7 @@ class JobClaimsTests {
 		ClaimedJob job = this.claims.claim("expired", null, 1, Duration.ofSeconds(30)).jobs().get(0);
 		assertThat(this.claims.release(job)).isTrue();
 		this.fixture.redis().opsForHash().put("{dq:expired}:attempts", job.id(), String.valueOf(job.attempt()));
-		assertThat(this.claims.ack(job)).isFalse();
+		assertThat(this.claims.ack("expired", List.of(job))).containsExactly(false);
 		assertThat(this.template.find("expired", job.id()).orElseThrow().state()).isEqualTo(JobState.READY);
 	}
 
