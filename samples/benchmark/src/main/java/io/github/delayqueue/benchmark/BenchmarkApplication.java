@@ -87,6 +87,12 @@ public final class BenchmarkApplication {
 						"jobs/s", null, null, raw.pipelinedEnqueue(options.rawJobs())));
 				report.add(new Report.Row("7b. raw: plain ZADD, pipelined (no client library)", "commands/s", null,
 						null, raw.pipelinedZadd(options.rawJobs())));
+				report.add(new Report.Row("7c. raw memory: a 100-byte record in a hash by its id, no due-time index",
+						"bytes", null, null, raw.memoryOfRecordByIdAlone(options.memoryJobs())));
+				report.add(new Report.Row("7d. raw memory: an id in a sorted set by due time, no record", "bytes", null,
+						null, raw.memoryOfDueIndexAlone(options.memoryJobs())));
+				report.add(new Report.Row("7e. raw memory: id and record packed in a list, no way to find either",
+						"bytes", null, null, raw.memoryPackedInList(options.memoryJobs())));
 			}
 			redis.flushAll();
 			report.environment("Load average at end (1, 5, 15 min)", loadAverage());

@@ -155,25 +155,74 @@ final class RawRedisLimits {
 	}
 
 	/**
-	 * The least memory a pending job can take: its id in a sorted set and its 100-byte
-	 * payload in a hash, nothing else.
+	 * The least memory a pending job can take in a hash-plus-sorted-set layout: its id in
+	 * a sorted set and its 100-byte payload in a hash, nothing else.
 	 * @param jobs how many
 	 * @return bytes per job
 	 */
 	double memoryFloor(int jobs) {
+		String payload = Payloads.of(System.currentTimeMillis());
+		return bytesPerJob(jobs, (connection, i) -> {
+			connection.write("ZADD", "raw.delayed", String.valueOf(1_700_000_000_000L + i), id(i));
+			connection.write("HSET", "raw.jobs", id(i), payload);
+			return 2;
+		});
+	}
+
+	/**
+	 * Memory of the record alone: a 100-byte value in a hash under a 16-character id,
+	 * with no index of due times. Any layout that finds a job by its id in a hash table
+	 * pays at least this.
+	 * @param jobs how many
+	 * @return bytes per job
+	 */
+	double memoryOfRecordByIdAlone(int jobs) {
+		String record = record();
+		return bytesPerJob(jobs, (connection, i) -> {
+			connection.write("HSET", "raw.jobs", id(i), record);
+			return 1;
+		});
+	}
+
+	/**
+	 * Memory of the due-time index alone: a 16-character id in a sorted set.
+	 * @param jobs how many
+	 * @return bytes per job
+	 */
+	double memoryOfDueIndexAlone(int jobs) {
+		return bytesPerJob(jobs, (connection, i) -> {
+			connection.write("ZADD", "raw.delayed", String.valueOf(1_700_000_000_000L + i), id(i));
+			return 1;
+		});
+	}
+
+	/**
+	 * Memory of id and record packed one after another in a list, the most compact
+	 * encoding Redis's default settings allow for a 100-byte value, and one in which no
+	 * job can be found by its id or its due time.
+	 * @param jobs how many
+	 * @return bytes per job
+	 */
+	double memoryPackedInList(int jobs) {
+		String record = record();
+		return bytesPerJob(jobs, (connection, i) -> {
+			connection.write("RPUSH", "raw.packed", id(i) + record);
+			return 1;
+		});
+	}
+
+	private double bytesPerJob(int jobs, JobWriter writer) {
 		this.redis.flushAll();
 		try (RespConnection connection = this.redis.connect()) {
 			long before = connection.infoLong("memory", "used_memory");
-			String payload = Payloads.of(System.currentTimeMillis());
 			for (int from = 0; from < jobs; from += PIPELINE) {
 				int to = Math.min(jobs, from + PIPELINE);
+				int replies = 0;
 				for (int i = from; i < to; i++) {
-					connection.write("ZADD", "raw.delayed", String.valueOf(1_700_000_000_000L + i), id(i));
-					connection.write("HSET", "raw.jobs", id(i), payload);
+					replies += writer.write(connection, i);
 				}
 				connection.flush();
-				for (int i = from; i < to; i++) {
-					connection.read();
+				for (int i = 0; i < replies; i++) {
 					connection.read();
 				}
 			}
@@ -203,6 +252,12 @@ final class RawRedisLimits {
 		return args.toArray(String[]::new);
 	}
 
+	private static String record() {
+		// The record our enqueue script stores: created and due times in base 36, then
+		// the tail.
+		return "mhz0a1b2|mhz0a1b3|" + tail();
+	}
+
 	private static String tail() {
 		// ttr | max attempts | headers | payload as JSON: the record our template writes.
 		return "|||\"" + Payloads.of(System.currentTimeMillis()) + "\"";
@@ -215,6 +270,16 @@ final class RawRedisLimits {
 	private static String load(RespConnection connection, DelayQueueScript script) {
 		// The exact text the library runs: the script behind its shared prelude.
 		return (String) connection.call("SCRIPT", "LOAD", script.script().getScriptAsString());
+	}
+
+	/**
+	 * Writes one job's commands, unflushed, and says how many replies they will bring.
+	 */
+	@FunctionalInterface
+	private interface JobWriter {
+
+		int write(RespConnection connection, int job);
+
 	}
 
 	private static double perSecond(long count, long startNanos) {
