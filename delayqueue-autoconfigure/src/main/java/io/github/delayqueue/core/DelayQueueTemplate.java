@@ -243,7 +243,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		String topic = JobConstraints.checkTopic(request.topic());
 		boolean generated = request.id() == null;
 		String id = generated ? this.idGenerator.next() : JobConstraints.checkId(topic, request.id());
-		String due = due(topic, request);
+		String due = due(topic, request, generated);
 		if (request.ttr() != null && (request.ttr().isNegative() || request.ttr().isZero())) {
 			throw new InvalidJobException("Time to run of job '" + id + "' for topic '" + topic
 					+ "' must be more than zero, was " + request.ttr());
@@ -263,7 +263,10 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		return new Prepared(topic, id, generated, due, tail);
 	}
 
-	private String due(String topic, JobRequest request) {
+	// Capitals mark a generated id, which lets the enqueue script recognise a call of
+	// ours
+	// that a client sent again after a reconnect, rather than take it for a clash.
+	private String due(String topic, JobRequest request, boolean generatedId) {
 		if (request.delay() != null && request.dueAt() != null) {
 			throw new InvalidJobException("Job for topic '" + topic + "' sets both a delay and a due time; choose one");
 		}
@@ -272,12 +275,12 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 				throw new InvalidJobException(
 						"Delay of job for topic '" + topic + "' must not be negative, was " + request.delay());
 			}
-			return "d" + request.delay().toMillis();
+			return (generatedId ? "D" : "d") + request.delay().toMillis();
 		}
 		if (request.dueAt() != null) {
-			return "a" + request.dueAt().toEpochMilli();
+			return (generatedId ? "A" : "a") + request.dueAt().toEpochMilli();
 		}
-		return "d0";
+		return generatedId ? "D0" : "d0";
 	}
 
 	private String serialize(String topic, Object payload) {

@@ -1,9 +1,11 @@
 package io.github.delayqueue.core;
 
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,6 +34,11 @@ public final class JobClaims {
 	private final ScriptRunner scripts;
 
 	private final DelayQueueKeys keys;
+
+	// Names this instance's claim receipts; each claiming thread keeps its own.
+	private final String claimant = Long.toString(new SecureRandom().nextLong() & Long.MAX_VALUE, 36);
+
+	private final AtomicLong claimCalls = new AtomicLong();
 
 	/**
 	 * Create the consumer side of the store.
@@ -95,13 +102,16 @@ public final class JobClaims {
 	 * @param movedId the id from {@link #awaitReady}, or {@code null}
 	 * @param count most jobs to take from the ready list
 	 * @param ttr the topic's time to run, for jobs without their own
-	 * @return the claimed jobs
+	 * @return the claimed jobs; if Redis ran this call twice, because a client resent it
+	 * after its reply was lost, the jobs of the first run
 	 */
 	public Claim claim(String topic, @Nullable String movedId, int count, Duration ttr) {
 		TopicKeys k = this.keys.topic(topic);
+		String receipt = k.claimReceipt(this.claimant + "-" + Thread.currentThread().getId());
 		List<Object> reply = this.scripts.run(DelayQueueScript.CLAIM,
-				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts()), (movedId != null) ? movedId : "",
-				String.valueOf(count), String.valueOf(ttr.toMillis()));
+				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt),
+				(movedId != null) ? movedId : "", String.valueOf(count), String.valueOf(ttr.toMillis()),
+				Long.toString(this.claimCalls.incrementAndGet(), 36));
 		long now = JobStore.asLong(reply.get(0));
 		List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 1) / 3);
 		for (int i = 1; i + 2 < reply.size(); i += 3) {

@@ -288,7 +288,9 @@ public final class JobStore {
 	 * A job ready to be written.
 	 *
 	 * @param id the id
-	 * @param due {@code d<ms>} for a delay or {@code a<ms>} for an epoch time
+	 * @param due {@code d<ms>} for a delay or {@code a<ms>} for an epoch time; {@code D}
+	 * and {@code A} when the sender generated the id, so that a call resent after a
+	 * reconnect is recognised as already written instead of refused as a duplicate
 	 * @param tail the record's tail from {@link JobRecordCodec#encodeTail}
 	 */
 	public record EncodedJob(String id, String due, String tail) {

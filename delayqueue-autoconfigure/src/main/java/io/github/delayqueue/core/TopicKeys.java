@@ -30,4 +30,14 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 				base + "running", base + "dead", base + "attempts", base + "errors");
 	}
 
+	/**
+	 * The key of one claiming thread's receipt of its last claim, a string that lives as
+	 * long as the claim's deliveries.
+	 * @param claimant names the claiming thread
+	 * @return the key, in the topic's hash tag
+	 */
+	public String claimReceipt(String claimant) {
+		return this.jobs.substring(0, this.jobs.length() - "jobs".length()) + "claim-receipt:" + claimant;
+	}
+
 }

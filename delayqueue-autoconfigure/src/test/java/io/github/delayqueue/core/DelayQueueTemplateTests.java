@@ -381,8 +381,9 @@ class DelayQueueTemplateTests {
 	private List<Object> claimAll(String topic) {
 		TopicKeys k = this.fixture.keys().topic(topic);
 		return this.fixture.scripts()
-			.run(DelayQueueScript.CLAIM, List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts()), "",
-					"100000", "60000");
+			.run(DelayQueueScript.CLAIM,
+					List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), k.claimReceipt("test")), "",
+					"100000", "60000", String.valueOf(System.nanoTime()));
 	}
 
 	private void bury(String topic, String id, String attempt, String error) {

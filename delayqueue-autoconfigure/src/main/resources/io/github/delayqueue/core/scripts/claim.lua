@@ -2,15 +2,43 @@
 -- the job records. The id a consumer moved into the claiming list with BLMOVE is claimed
 -- only if it is still there (a reaper may have handed it back); further jobs are taken
 -- straight from the ready list, which is atomic inside this script.
+-- A claim that Redis runs twice (its reply lost with the connection, the call resent after a
+-- reconnect, as Lettuce does) hands over the jobs of its first run rather than take more and
+-- leave those running, unseen, until their time to run ends. So each claiming thread keeps a
+-- receipt of its last claim that took jobs: the call's token, then id and attempt of each.
 -- KEYS[1] ready, KEYS[2] claiming (list), KEYS[3] running (zset id -> deadline ms),
--- KEYS[4] jobs, KEYS[5] attempts
--- ARGV[1] id moved by BLMOVE or '', ARGV[2] most jobs to take from ready, ARGV[3] topic's ttr ms
+-- KEYS[4] jobs, KEYS[5] attempts, KEYS[6] the claiming thread's receipt (string)
+-- ARGV[1] id moved by BLMOVE or '', ARGV[2] most jobs to take from ready, ARGV[3] topic's ttr ms,
+-- ARGV[4] this call's token, unique to the claiming thread
 -- Returns {now ms, id, attempt, record, ...}; attempt is -1 (and record '') for an id whose
 -- record vanished, which is dropped
 -- Every step is one command for the whole batch (RPOP with a count, HMGET, variadic HSET
 -- and ZADD): under load Redis's cost per command, not per id, sets the drain rate.
 local now = redis_now()
 local out = {now}
+local receipt = redis.call('GET', KEYS[6])
+if receipt then
+  local saved = cjson.decode(receipt)
+  if saved[1] == ARGV[4] then
+    -- This very call ran before: the first run's jobs that are still its deliveries.
+    local ids, attempts = {}, {}
+    for i = 2, #saved, 2 do
+      ids[#ids + 1] = saved[i]
+      attempts[#attempts + 1] = saved[i + 1]
+    end
+    local records = redis.call('HMGET', KEYS[4], unpack(ids))
+    local current = redis.call('HMGET', KEYS[5], unpack(ids))
+    local deadlines = redis.call('ZMSCORE', KEYS[3], unpack(ids))
+    for i, id in ipairs(ids) do
+      if records[i] and deadlines[i] and tonumber(current[i]) == attempts[i] then
+        out[#out + 1] = id
+        out[#out + 1] = attempts[i]
+        out[#out + 1] = records[i]
+      end
+    end
+    return out
+  end
+end
 local ids = {}
 local seen = {}
 local function add(id)
@@ -36,12 +64,14 @@ if #ids == 0 then
 end
 local records = redis.call('HMGET', KEYS[4], unpack(ids))
 local attempts = redis.call('HMGET', KEYS[5], unpack(ids))
-local counted, deadlines, vanished = {}, {}, {}
+local counted, deadlines, vanished = {ARGV[4]}, {}, {}
 local defaultTtr = tonumber(ARGV[3])
+local longestTtr = 0
 for i, id in ipairs(ids) do
   local record = records[i]
   if record then
     local ttr = tonumber(string.match(record, '^%w+|%w+|(%d*)|')) or defaultTtr
+    longestTtr = math.max(longestTtr, ttr)
     local attempt = (tonumber(attempts[i]) or 0) + 1
     counted[#counted + 1] = id
     counted[#counted + 1] = attempt
@@ -57,9 +87,11 @@ for i, id in ipairs(ids) do
     out[#out + 1] = ''
   end
 end
-if #counted > 0 then
-  redis.call('HSET', KEYS[5], unpack(counted))
+if #counted > 1 then
+  redis.call('HSET', KEYS[5], unpack(counted, 2))
   redis.call('ZADD', KEYS[3], unpack(deadlines))
+  -- Kept as long as the deliveries last: a call resent later finds them requeued anyway.
+  redis.call('SET', KEYS[6], cjson.encode(counted), 'PX', longestTtr)
 end
 if #vanished > 0 then
   redis.call('HDEL', KEYS[5], unpack(vanished))

@@ -1,0 +1,140 @@
+package io.github.delayqueue.reliability;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.github.delayqueue.core.DelayQueueKeys;
+import io.github.delayqueue.core.DelayQueueTemplate;
+import io.github.delayqueue.core.DuplicateJobException;
+import io.github.delayqueue.core.JobClaims;
+import io.github.delayqueue.core.JobClaims.Claim;
+import io.github.delayqueue.core.JobClaims.ClaimedJob;
+import io.github.delayqueue.core.JobRecordCodec;
+import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.core.JobStore;
+import io.github.delayqueue.core.ScriptRunner;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import io.github.delayqueue.test.ReplyDroppingProxy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Redis runs a send, but its reply is lost with the connection. Lettuce reconnects and
+ * sends the unanswered call again, so Redis runs it twice; the queue must still hold the
+ * job once.
+ */
+@ExtendWith(RedisExtension.class)
+class LostReplyTests {
+
+	private static final String JOBS = "{dq:orders}:jobs";
+
+	private ReplyDroppingProxy proxy;
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private StringRedisTemplate redis;
+
+	private DelayQueueTemplate template;
+
+	private JobClaims claims;
+
+	@BeforeEach
+	void setUp(RedisTestServer server) {
+		server.flushAll();
+		this.proxy = ReplyDroppingProxy.start(server);
+		this.connectionFactory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", this.proxy.port()));
+		this.connectionFactory.afterPropertiesSet();
+		this.connectionFactory.start();
+		this.redis = new StringRedisTemplate(this.connectionFactory);
+		this.redis.afterPropertiesSet();
+		JsonMapper jsonMapper = JsonMapper.builder().build();
+		JobRecordCodec codec = new JobRecordCodec(jsonMapper);
+		ScriptRunner scripts = new ScriptRunner(this.redis);
+		this.template = new DelayQueueTemplate(new JobStore(scripts, new DelayQueueKeys("dq"), codec), codec,
+				jsonMapper);
+		this.claims = new JobClaims(scripts, new DelayQueueKeys("dq"));
+		// Loads the script and registers the topic, so that the next reply is the send's.
+		this.template.send("orders", "warm-up", Duration.ofHours(1));
+	}
+
+	@AfterEach
+	void tearDown() throws Exception {
+		this.connectionFactory.destroy();
+		this.proxy.close();
+	}
+
+	@Test
+	void holdsAJobWithAGeneratedIdOnceWhenItsSendRanTwice() {
+		this.proxy.dropNextReplyAndDisconnect();
+
+		String id = this.template.send("orders", "lost reply", Duration.ofHours(1));
+
+		assertThat(this.proxy.droppedReplies()).isEqualTo(1);
+		assertThat(this.proxy.connections()).isEqualTo(2);
+		assertThat(this.redis.opsForHash().size(JOBS)).isEqualTo(2);
+		assertThat(this.template.find("orders", id).orElseThrow().payloadJson()).isEqualTo("\"lost reply\"");
+	}
+
+	@Test
+	void holdsABatchOnceWhenItsSendRanTwice() {
+		this.proxy.dropNextReplyAndDisconnect();
+
+		List<String> ids = this.template.sendAll(List.of(JobRequest.builder("orders", "a").build(),
+				JobRequest.builder("orders", "b").delay(Duration.ofHours(1)).build(),
+				JobRequest.builder("orders", "c").delay(Duration.ofHours(2)).build()));
+
+		assertThat(this.proxy.droppedReplies()).isEqualTo(1);
+		assertThat(this.redis.opsForHash().size(JOBS)).isEqualTo(4);
+		assertThat(ids).allSatisfy((id) -> assertThat(this.template.find("orders", id)).isPresent());
+		assertThat(this.redis.opsForList().range("{dq:orders}:ready", 0, -1)).containsExactly(ids.get(0));
+	}
+
+	@Test
+	void handsOverTheJobsOfTheFirstRunWhenAClaimRanTwice() {
+		// Loads the script: the lost reply must be the claim's, not a NOSCRIPT error.
+		assertThat(this.claims.claim("orders", null, 2, Duration.ofMinutes(1)).jobs()).isEmpty();
+		for (String id : List.of("a", "b", "c")) {
+			this.template.send(JobRequest.builder("orders", id).id(id).build());
+		}
+		this.proxy.dropNextReplyAndDisconnect();
+
+		Claim claim = this.claims.claim("orders", null, 2, Duration.ofMinutes(1));
+
+		assertThat(this.proxy.droppedReplies()).isEqualTo(1);
+		assertThat(claim.jobs()).extracting(ClaimedJob::id).containsExactly("a", "b");
+		assertThat(claim.jobs()).extracting(ClaimedJob::attempt).containsExactly(1, 1);
+		assertThat(this.redis.opsForZSet().range("{dq:orders}:running", 0, -1)).containsExactlyInAnyOrder("a", "b");
+		assertThat(this.redis.opsForList().range("{dq:orders}:ready", 0, -1)).containsExactly("c");
+		// The next claim is a new call: it takes what is left.
+		assertThat(this.claims.claim("orders", null, 2, Duration.ofMinutes(1)).jobs()).extracting(ClaimedJob::id)
+			.containsExactly("c");
+	}
+
+	@Test
+	void refusesACallersOwnIdWhenItsSendRanTwiceButHoldsTheJobOnceAsSent() {
+		this.proxy.dropNextReplyAndDisconnect();
+
+		// The caller's id may be sent by anyone, so a second run cannot be told from a
+		// second sender: the refusal is what a duplicate gets, and the job is the one
+		// sent.
+		assertThatExceptionOfType(DuplicateJobException.class).isThrownBy(() -> this.template
+			.send(JobRequest.builder("orders", "lost reply").id("order-7").delay(Duration.ofHours(1)).build()));
+
+		assertThat(this.proxy.droppedReplies()).isEqualTo(1);
+		assertThat(this.redis.opsForHash().size(JOBS)).isEqualTo(2);
+		assertThat(this.template.find("orders", "order-7").orElseThrow().payloadJson()).isEqualTo("\"lost reply\"");
+	}
+
+}

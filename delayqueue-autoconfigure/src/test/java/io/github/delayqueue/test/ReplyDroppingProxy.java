@@ -1,0 +1,133 @@
+package io.github.delayqueue.test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A TCP proxy in front of a real Redis that can lose one reply: Redis runs the command,
+ * the proxy throws the answer away and cuts the client's connection, as a network failure
+ * at the wrong moment would. Clients that resend unanswered commands after reconnecting
+ * then run the same command a second time.
+ */
+public final class ReplyDroppingProxy implements AutoCloseable {
+
+	private final ServerSocket listener;
+
+	private final String targetHost;
+
+	private final int targetPort;
+
+	private final AtomicBoolean dropNextReply = new AtomicBoolean();
+
+	private final AtomicInteger droppedReplies = new AtomicInteger();
+
+	private final AtomicInteger connections = new AtomicInteger();
+
+	private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+
+	private ReplyDroppingProxy(String targetHost, int targetPort) throws IOException {
+		this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+		this.targetHost = targetHost;
+		this.targetPort = targetPort;
+		daemon("proxy-accept", this::acceptConnections);
+	}
+
+	/**
+	 * Start a proxy to a Redis server.
+	 * @param server the server
+	 * @return the proxy, accepting connections
+	 */
+	public static ReplyDroppingProxy start(RedisTestServer server) {
+		try {
+			return new ReplyDroppingProxy(server.host(), server.port());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	public int port() {
+		return this.listener.getLocalPort();
+	}
+
+	/**
+	 * Throw away the next bytes Redis sends back, whatever connection they are for, and
+	 * cut that connection on both sides.
+	 */
+	public void dropNextReplyAndDisconnect() {
+		this.dropNextReply.set(true);
+	}
+
+	public int droppedReplies() {
+		return this.droppedReplies.get();
+	}
+
+	/**
+	 * How many client connections the proxy has accepted so far.
+	 * @return the count
+	 */
+	public int connections() {
+		return this.connections.get();
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.listener.close();
+		for (Socket socket : this.sockets) {
+			socket.close();
+		}
+	}
+
+	private void acceptConnections() {
+		while (!this.listener.isClosed()) {
+			try {
+				Socket client = this.listener.accept();
+				Socket server = new Socket(this.targetHost, this.targetPort);
+				this.sockets.add(client);
+				this.sockets.add(server);
+				this.connections.incrementAndGet();
+				daemon("proxy-requests", () -> pump(client, server, false));
+				daemon("proxy-replies", () -> pump(server, client, true));
+			}
+			catch (IOException ex) {
+				// Closed: the proxy is shutting down.
+			}
+		}
+	}
+
+	private void pump(Socket from, Socket to, boolean replies) {
+		byte[] buffer = new byte[64 * 1024];
+		try (from; to) {
+			InputStream in = from.getInputStream();
+			OutputStream out = to.getOutputStream();
+			int read;
+			while ((read = in.read(buffer)) >= 0) {
+				if (replies && this.dropNextReply.compareAndSet(true, false)) {
+					this.droppedReplies.incrementAndGet();
+					return;
+				}
+				out.write(buffer, 0, read);
+				out.flush();
+			}
+		}
+		catch (IOException ex) {
+			// One side went away; closing both ends tells the other.
+		}
+	}
+
+	private static void daemon(String name, Runnable task) {
+		Thread thread = new Thread(task, name);
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+}
