@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DueTimeListener;
 import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.JobEventListeners;
 import io.github.delayqueue.core.JobStore;
 import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.core.TopicPolicies;
@@ -47,17 +46,9 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private static final Log logger = LogFactory.getLog(DelayedJobScheduler.class);
 
-	private static final long DEAD_PURGE_CHECK_NANOS = TimeUnit.MINUTES.toNanos(1);
-
 	private static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(30);
 
-	private final HousekeepingStore store;
-
 	private final ScriptRunner scripts;
-
-	private final TopicPolicies policies;
-
-	private final int batchSize;
 
 	private final long maxSleepNanos;
 
@@ -67,29 +58,15 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private final TopicWakeUps wakeUps = new TopicWakeUps();
 
-	private final OrphanedClaims orphanedClaims;
+	private final TopicSweeper sweeper;
 
-	private final DeadJobRetention deadJobs;
+	private final PeriodicChores chores;
 
 	private final Object lifecycleMonitor = new Object();
-
-	private JobEventListener eventListener = JobEventListeners.none();
-
-	private Clock clock = Clock.systemUTC();
-
-	private long orphanCheckNanos = TimeUnit.SECONDS.toNanos(30);
-
-	private volatile long redisOffsetMillis;
 
 	private volatile boolean running;
 
 	private @Nullable Thread thread;
-
-	private volatile long nextTopicRefresh;
-
-	private long nextOrphanCheck;
-
-	private long nextDeadPurge;
 
 	/**
 	 * Create a scheduler.
@@ -103,15 +80,14 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 */
 	public DelayedJobScheduler(ScriptRunner scripts, DelayQueueKeys keys, JobStore jobStore, TopicPolicies policies,
 			int batchSize, Duration maxSleep) {
-		this.store = new HousekeepingStore(scripts, keys);
-		this.orphanedClaims = new OrphanedClaims(this.store);
-		this.deadJobs = new DeadJobRetention(jobStore, policies);
+		HousekeepingStore store = new HousekeepingStore(scripts, keys);
 		this.scripts = scripts;
-		this.policies = policies;
-		this.batchSize = batchSize;
 		this.maxSleepNanos = maxSleep.toNanos();
 		this.health = new WakeUpChannelHealth(this.maxSleepNanos, HEARTBEAT_INTERVAL.toNanos());
 		this.cap = new SweepCap(this.maxSleepNanos, DEFAULT_IDLE_MAX_SLEEP.toNanos(), this.health);
+		this.sweeper = new TopicSweeper(store, policies, batchSize, this.cap, this.wakeUps);
+		this.chores = new PeriodicChores(store, jobStore, policies, this.health, this.cap, this.wakeUps,
+				this.maxSleepNanos, this::wakeUpAll);
 	}
 
 	/**
@@ -119,7 +95,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * @param eventListener the listener
 	 */
 	public void setEventListener(JobEventListener eventListener) {
-		this.eventListener = eventListener;
+		this.sweeper.setEventListener(eventListener);
 	}
 
 	/**
@@ -129,7 +105,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * @param clock the clock
 	 */
 	public void setClock(Clock clock) {
-		this.clock = clock;
+		this.sweeper.setClock(clock);
 	}
 
 	/**
@@ -139,7 +115,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * @param interval the interval between two checks
 	 */
 	public void setOrphanCheckInterval(Duration interval) {
-		this.orphanCheckNanos = interval.toNanos();
+		this.chores.setOrphanCheckInterval(interval.toNanos());
 	}
 
 	/**
@@ -173,7 +149,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	@Override
 	public void jobScheduled(String topic, long dueAtMillis) {
-		long inMillis = dueAtMillis - (this.clock.millis() + this.redisOffsetMillis);
+		long inMillis = this.sweeper.millisUntil(dueAtMillis);
 		this.wakeUps.request(topic, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis)));
 	}
 
@@ -206,7 +182,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	public void wakeUpAll() {
 		long now = System.nanoTime();
 		this.cap.watchAll(now);
-		this.nextTopicRefresh = now;
+		this.chores.refreshTopicsAt(now);
 		this.wakeUps.requestAll(now);
 	}
 
@@ -239,7 +215,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	public void wakeUpsLost() {
 		this.health.subscribed(false);
 		long soon = System.nanoTime() + this.maxSleepNanos;
-		this.nextTopicRefresh = earlier(this.nextTopicRefresh, soon);
+		this.chores.refreshTopicsNoLaterThan(soon);
 		this.wakeUps.requestAll(soon);
 	}
 
@@ -252,9 +228,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			this.running = true;
 			this.wakeUps.restart();
 			long now = System.nanoTime();
-			this.nextTopicRefresh = now;
-			this.nextOrphanCheck = now + this.orphanCheckNanos;
-			this.nextDeadPurge = now;
+			this.chores.start(now);
 			this.cap.watchAll(now);
 			Thread worker = new Thread(this::run, "delayqueue-scheduler");
 			worker.setDaemon(true);
@@ -304,7 +278,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 						failures = 0;
 						wakeUpAll();
 					}
-					this.wakeUps.awaitNext(this.health.nextCheck(earlier(this.nextTopicRefresh, this.nextOrphanCheck)));
+					this.wakeUps.awaitNext(this.chores.nextDue());
 				}
 				catch (RuntimeException ex) {
 					failures++;
@@ -335,96 +309,13 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private void sweepDueTopics() {
 		long now = System.nanoTime();
-		checkWakeUpChannel(now);
-		if (now - this.nextTopicRefresh >= 0) {
-			// Topics that other instances send to are found here; local ones are woken
-			// directly.
-			this.store.topics().forEach((topic) -> this.wakeUps.track(topic, now));
-			this.nextTopicRefresh = now + this.cap.ofUnwatched(now);
-		}
+		this.chores.checkWakeUpChannel(now);
+		this.chores.refreshTopicsIfDue(now);
 		for (String topic : this.wakeUps.due(now)) {
-			sweep(topic);
+			this.sweeper.sweep(topic);
 		}
-		if (now - this.nextOrphanCheck >= 0) {
-			requeueOrphans();
-			this.nextOrphanCheck = now + this.orphanCheckNanos;
-		}
-		if (now - this.nextDeadPurge >= 0) {
-			this.deadJobs.purgeDue(this.wakeUps.topics(), now);
-			this.nextDeadPurge = now + DEAD_PURGE_CHECK_NANOS;
-		}
-	}
-
-	private void checkWakeUpChannel(long now) {
-		if (this.health.turnedSilent(now)) {
-			logger.warn("Wake-up messages stopped arriving although subscribed; checking every topic every "
-					+ Duration.ofNanos(this.maxSleepNanos) + " until they arrive again");
-			wakeUpAll();
-		}
-		if (this.health.isHeartbeatDue(now)) {
-			this.health.heartbeatSent(now);
-			try {
-				this.store.publishHeartbeat();
-			}
-			catch (RuntimeException ex) {
-				this.health.heartbeatFailed();
-				throw ex;
-			}
-		}
-	}
-
-	private void sweep(String topic) {
-		int maxAttempts = this.policies.forTopic(topic).maxAttempts();
-		this.wakeUps.sweepStarting(topic);
-		long sentAt = System.nanoTime();
-		HousekeepingStore.TopicSweep sweep = this.store.sweep(topic, this.batchSize, maxAttempts);
-		long receivedAt = System.nanoTime();
-		if (sweep.redisNow() >= 0) {
-			this.redisOffsetMillis = sweep.redisNow() - this.clock.millis();
-		}
-		report(topic, sweep);
-		long maxSleep = this.cap.of(topic, receivedAt);
-		long next;
-		if (sweep.promoted() >= this.batchSize
-				|| sweep.requeued() + sweep.dead() + sweep.vanished() >= this.batchSize) {
-			next = receivedAt; // a backlog: go again after the other due topics had their
-								// turn
-		}
-		else if (sweep.nextEvent() < 0) {
-			next = receivedAt + maxSleep;
-		}
-		else {
-			long untilEvent = TimeUnit.MILLISECONDS.toNanos(Math.max(0, sweep.nextEvent() - sweep.redisNow()));
-			next = sentAt + Math.min(untilEvent, maxSleep);
-		}
-		this.wakeUps.sweepFinished(topic, next);
-	}
-
-	private void report(String topic, HousekeepingStore.TopicSweep sweep) {
-		int expired = sweep.requeued() + sweep.dead();
-		if (expired > 0) {
-			this.eventListener.jobsExpired(topic, expired);
-		}
-		if (sweep.dead() > 0) {
-			this.eventListener.jobsDead(topic, sweep.dead());
-		}
-		if (sweep.vanished() > 0) {
-			logger.warn("Dropped " + sweep.vanished() + " running job id(s) of topic '" + topic
-					+ "' whose job data had vanished from Redis");
-		}
-	}
-
-	private void requeueOrphans() {
-		for (String topic : this.wakeUps.topics()) {
-			long requeued = this.orphanedClaims.check(topic);
-			if (requeued > 0) {
-				logger.info("Returned " + requeued + " orphaned claim(s) of topic '" + topic + "' to READY");
-			}
-		}
-	}
-
-	private static long earlier(long a, long b) {
-		return (a - b < 0) ? a : b;
+		this.chores.requeueOrphansIfDue(now);
+		this.chores.purgeDeadJobsIfDue(now);
 	}
 
 }

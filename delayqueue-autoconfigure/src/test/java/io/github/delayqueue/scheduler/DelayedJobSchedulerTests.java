@@ -14,6 +14,7 @@ import io.github.delayqueue.core.JobClaims;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.TopicPolicy;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
@@ -209,6 +210,36 @@ class DelayedJobSchedulerTests {
 			.until(() -> this.fixture.redis().opsForList().range("{dq:orphans}:ready", 0, -1),
 					(ids) -> ids.contains(id));
 		assertThat(this.fixture.redis().opsForList().size("{dq:orphans}:claiming")).isZero();
+	}
+
+	@Test
+	void purgesDeadJobsPastTheirTopicsRetentionAsItStarts() {
+		String old = this.template
+			.send(JobRequest.builder("graves", "old").ttr(Duration.ofMillis(100)).maxAttempts(1).build());
+		String recent = this.template
+			.send(JobRequest.builder("graves", "recent").ttr(Duration.ofMillis(100)).maxAttempts(1).build());
+		JobClaims claims = new JobClaims(this.fixture.scripts(), this.fixture.keys());
+		assertThat(claims.claim("graves", null, 10, Duration.ofMinutes(1)).jobs()).hasSize(2);
+		DelayedJobScheduler burier = this.fixture.scheduler(1000, Duration.ofMillis(200));
+		burier.addTopic("graves");
+		burier.start();
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.template.find("graves", recent).map(JobInfo::state).orElse(null) == JobState.DEAD
+					&& this.template.find("graves", old).map(JobInfo::state).orElse(null) == JobState.DEAD);
+		burier.stop();
+		// Dead for two hours, in a topic that keeps dead jobs for one.
+		this.fixture.redis()
+			.opsForZSet()
+			.add(this.fixture.keys().topic("graves").dead(), old,
+					this.fixture.redisTimeMillis() - Duration.ofHours(2).toMillis());
+		TopicPolicy defaults = TopicPolicy.defaults();
+		TopicPolicy keepAnHour = new TopicPolicy(defaults.ttr(), defaults.concurrency(), defaults.maxAttempts(),
+				defaults.backoff(), defaults.nonRetryable(), Duration.ofHours(1));
+		DelayedJobScheduler scheduler = this.fixture.scheduler(1000, Duration.ofMillis(200), (topic) -> keepAnHour);
+		scheduler.addTopic("graves");
+		scheduler.start();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.template.find("graves", old).isEmpty());
+		assertThat(this.template.find("graves", recent).map(JobInfo::state)).contains(JobState.DEAD);
 	}
 
 	@Test
