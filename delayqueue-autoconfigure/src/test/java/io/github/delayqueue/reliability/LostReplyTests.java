@@ -22,12 +22,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Redis runs a send, but its reply is lost with the connection. Lettuce reconnects and
@@ -120,6 +122,24 @@ class LostReplyTests {
 		// The next claim is a new call: it takes what is left.
 		assertThat(this.claims.claim("orders", null, 2, Duration.ofMinutes(1)).jobs()).extracting(ClaimedJob::id)
 			.containsExactly("c");
+	}
+
+	@Test
+	void handsOverTheJobAConsumerMovedWhenItsClaimRanTwice() {
+		assertThat(this.claims.claim("orders", null, 2, Duration.ofMinutes(1)).jobs()).isEmpty();
+		this.template.send(JobRequest.builder("orders", "a").id("a").build());
+		String moved;
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			moved = this.claims.awaitReady(connection, "orders", Duration.ofSeconds(5));
+		}
+		assertThat(moved).isEqualTo("a");
+		this.proxy.dropNextReplyAndDisconnect();
+
+		Claim claim = this.claims.claim("orders", moved, 0, Duration.ofMinutes(1));
+
+		assertThat(this.proxy.droppedReplies()).isEqualTo(1);
+		assertThat(claim.jobs()).extracting(ClaimedJob::id, ClaimedJob::attempt).containsExactly(tuple("a", 1));
+		assertThat(this.redis.opsForList().size("{dq:orders}:claiming")).isZero();
 	}
 
 	@Test

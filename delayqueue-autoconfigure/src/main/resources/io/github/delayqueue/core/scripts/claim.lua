@@ -5,7 +5,8 @@
 -- A claim that Redis runs twice (its reply lost with the connection, the call resent after a
 -- reconnect, as Lettuce does) hands over the jobs of its first run rather than take more and
 -- leave those running, unseen, until their time to run ends. So each claiming thread keeps a
--- receipt of its last claim that took jobs: the call's token, then id and attempt of each.
+-- receipt of its last claim that took jobs: the call's token, ':', then the ids and attempts
+-- of its jobs in MessagePack.
 -- KEYS[1] ready, KEYS[2] claiming (list), KEYS[3] running (zset id -> deadline ms),
 -- KEYS[4] jobs, KEYS[5] attempts, KEYS[6] the claiming thread's receipt (string)
 -- ARGV[1] id moved by BLMOVE or '', ARGV[2] most jobs to take from ready, ARGV[3] topic's ttr ms,
@@ -16,28 +17,34 @@
 -- and ZADD): under load Redis's cost per command, not per id, sets the drain rate.
 local now = redis_now()
 local out = {now}
-local receipt = redis.call('GET', KEYS[6])
-if receipt then
-  local saved = cjson.decode(receipt)
-  if saved[1] == ARGV[4] then
-    -- This very call ran before: the first run's jobs that are still its deliveries.
-    local ids, attempts = {}, {}
-    for i = 2, #saved, 2 do
-      ids[#ids + 1] = saved[i]
-      attempts[#attempts + 1] = saved[i + 1]
-    end
-    local records = redis.call('HMGET', KEYS[4], unpack(ids))
-    local current = redis.call('HMGET', KEYS[5], unpack(ids))
-    local deadlines = redis.call('ZMSCORE', KEYS[3], unpack(ids))
-    for i, id in ipairs(ids) do
-      if records[i] and deadlines[i] and tonumber(current[i]) == attempts[i] then
-        out[#out + 1] = id
-        out[#out + 1] = attempts[i]
-        out[#out + 1] = records[i]
-      end
-    end
-    return out
+-- The jobs of this very call's first run that are still its deliveries, or nil if Redis
+-- has not run this call before.
+local function first_run()
+  local receipt = redis.call('GET', KEYS[6])
+  if not receipt then
+    return nil
   end
+  local mark = ARGV[4] .. ':'
+  if string.sub(receipt, 1, #mark) ~= mark then
+    return nil
+  end
+  local saved = cmsgpack.unpack(string.sub(receipt, #mark + 1))
+  local ids, attempts = {}, {}
+  for i = 1, #saved, 2 do
+    ids[#ids + 1] = saved[i]
+    attempts[#attempts + 1] = saved[i + 1]
+  end
+  local records = redis.call('HMGET', KEYS[4], unpack(ids))
+  local current = redis.call('HMGET', KEYS[5], unpack(ids))
+  local deadlines = redis.call('ZMSCORE', KEYS[3], unpack(ids))
+  for i, id in ipairs(ids) do
+    if records[i] and deadlines[i] and tonumber(current[i]) == attempts[i] then
+      out[#out + 1] = id
+      out[#out + 1] = attempts[i]
+      out[#out + 1] = records[i]
+    end
+  end
+  return out
 end
 local ids = {}
 local seen = {}
@@ -49,6 +56,13 @@ local function add(id)
 end
 if ARGV[1] ~= '' and redis.call('LREM', KEYS[2], -1, ARGV[1]) == 1 then
   add(ARGV[1])
+else
+  -- A moved id still in the claiming list proves the call new: only otherwise is the
+  -- receipt read, which spares the common single-id claim a command.
+  local replayed = first_run()
+  if replayed then
+    return replayed
+  end
 end
 local count = tonumber(ARGV[2])
 if count > 0 then
@@ -64,7 +78,7 @@ if #ids == 0 then
 end
 local records = redis.call('HMGET', KEYS[4], unpack(ids))
 local attempts = redis.call('HMGET', KEYS[5], unpack(ids))
-local counted, deadlines, vanished = {ARGV[4]}, {}, {}
+local counted, deadlines, vanished = {}, {}, {}
 local defaultTtr = tonumber(ARGV[3])
 local longestTtr = 0
 for i, id in ipairs(ids) do
@@ -87,11 +101,11 @@ for i, id in ipairs(ids) do
     out[#out + 1] = ''
   end
 end
-if #counted > 1 then
-  redis.call('HSET', KEYS[5], unpack(counted, 2))
+if #counted > 0 then
+  redis.call('HSET', KEYS[5], unpack(counted))
   redis.call('ZADD', KEYS[3], unpack(deadlines))
   -- Kept as long as the deliveries last: a call resent later finds them requeued anyway.
-  redis.call('SET', KEYS[6], cjson.encode(counted), 'PX', longestTtr)
+  redis.call('SET', KEYS[6], ARGV[4] .. ':' .. cmsgpack.pack(counted), 'PX', longestTtr)
 end
 if #vanished > 0 then
   redis.call('HDEL', KEYS[5], unpack(vanished))
