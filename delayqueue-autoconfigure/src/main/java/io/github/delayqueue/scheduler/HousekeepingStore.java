@@ -2,6 +2,7 @@ package io.github.delayqueue.scheduler;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DelayQueueScript;
@@ -32,7 +33,7 @@ final class HousekeepingStore {
 				List.of(k.delayed(), k.ready(), k.running(), k.dead(), k.jobs(), k.attempts(), k.errors()),
 				String.valueOf(batchSize), String.valueOf(maxAttempts));
 		return new TopicSweep(asInt(reply.get(0)), asLong(reply.get(1)), asInt(reply.get(2)), asInt(reply.get(3)),
-				asInt(reply.get(4)), asLong(reply.get(5)), asLong(reply.get(6)));
+				asInt(reply.get(4)), asLong(reply.get(5)), asLong(reply.get(6)), asInt(reply.get(7)));
 	}
 
 	List<String> claiming(String topic) {
@@ -79,9 +80,22 @@ final class HousekeepingStore {
 	 * @param nextDeadline next time-to-run deadline in RUNNING, or -1
 	 * @param redisNow the Redis clock at the sweep, or -1 if the sweep found both sorted
 	 * sets empty and did not read it
+	 * @param redisMicros microseconds past {@code redisNow}'s millisecond
 	 */
 	record TopicSweep(int promoted, long nextDue, int requeued, int dead, int vanished, long nextDeadline,
-			long redisNow) {
+			long redisNow, int redisMicros) {
+
+		/**
+		 * Return how long after this sweep ran its next event comes due, to the
+		 * microsecond: a wake-up rounded to the millisecond would come on average half a
+		 * millisecond late.
+		 * @return nanoseconds, zero if the event is due
+		 */
+		long nanosUntilNextEvent() {
+			long nanos = TimeUnit.MILLISECONDS.toNanos(nextEvent() - this.redisNow)
+					- TimeUnit.MICROSECONDS.toNanos(this.redisMicros);
+			return Math.max(0, nanos);
+		}
 
 		long nextEvent() {
 			if (this.nextDue < 0) {

@@ -1,7 +1,6 @@
 package io.github.delayqueue.scheduler;
 
 import java.time.Clock;
-import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobEventListeners;
@@ -83,8 +82,7 @@ final class TopicSweeper {
 			next = receivedAt + maxSleep;
 		}
 		else {
-			long untilEvent = TimeUnit.MILLISECONDS.toNanos(Math.max(0, sweep.nextEvent() - sweep.redisNow()));
-			next = sentAt + Math.min(untilEvent, maxSleep);
+			next = sentAt + Math.min(sweep.nanosUntilNextEvent(), maxSleep);
 		}
 		this.wakeUps.sweepFinished(topic, next);
 	}

@@ -1,8 +1,10 @@
 -- prelude: functions every script may use; it is prepended to each script when loaded.
 -- The Redis server's clock in epoch milliseconds: the only clock that decides anything.
+-- Second result: the microseconds past that millisecond.
 local function redis_now()
   local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local micros = tonumber(t[2])
+  return tonumber(t[1]) * 1000 + math.floor(micros / 1000), micros % 1000
 end
 -- Job records keep their two times in base 36, 8 characters instead of 13. The digits are
 -- gathered as bytes and made into one string: Lua interns every string it builds.

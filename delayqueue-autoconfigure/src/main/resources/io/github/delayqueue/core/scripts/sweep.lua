@@ -13,13 +13,14 @@
 -- deliveries), KEYS[7] errors (hash id -> text)
 -- ARGV[1] most jobs to move per transition, ARGV[2] topic's max attempts
 -- Returns {promoted, next due ms or -1, requeued, dead, vanished, next deadline ms or -1,
--- now ms or -1 when both sets were empty}
+-- now ms or -1 when both sets were empty, microseconds past now's millisecond}; the last
+-- lets the scheduler wake at a due time's start rather than anywhere in the millisecond
 local delayedHead = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local runningHead = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
 if #delayedHead == 0 and #runningHead == 0 then
-  return {0, -1, 0, 0, 0, -1, -1}
+  return {0, -1, 0, 0, 0, -1, -1, 0}
 end
-local now = redis_now()
+local now, micros = redis_now()
 local limit = tonumber(ARGV[1])
 
 -- The ids of a sorted set scored at or before now, at most limit of them.
@@ -75,4 +76,4 @@ for _, id in ipairs(expired) do
 end
 local nextDeadline = earliest(KEYS[3], runningHead, #expired)
 
-return {#promote, nextDue, requeued, dead, vanished, nextDeadline, now}
+return {#promote, nextDue, requeued, dead, vanished, nextDeadline, now, micros}
