@@ -27,6 +27,10 @@ final class Scenarios {
 
 	private static final Duration MOVE_WINDOW = Duration.ofSeconds(30);
 
+	private static final long JUST_IN_TIME_SPACING_MS = 50;
+
+	private static final long JUST_IN_TIME_LEAD_MS = 30;
+
 	private final BenchmarkRedis redis;
 
 	private final BenchmarkOptions options;
@@ -183,7 +187,8 @@ final class Scenarios {
 	}
 
 	/**
-	 * Scenario 3: light load, jobs spread evenly over a window; lateness percentiles.
+	 * Scenario 3: light load, jobs spread evenly over a window, then jobs sent just in
+	 * time, one by one; lateness percentiles.
 	 */
 	void lightLoad(QueueClient ours, QueueClient redisson) {
 		Histogram oursLateness = lightLoad(ours);
@@ -198,6 +203,34 @@ final class Scenarios {
 					millis(redissonLateness.getValueAtPercentile(99)), null));
 		this.report.add(new Report.Row("3c. light load: lateness max", "ms", millis(oursLateness.getMaxValue()),
 				millis(redissonLateness.getMaxValue()), null));
+		int jobs = Math.max(10, this.options.lightJobs() / 10);
+		Histogram oursJustInTime = justInTime(ours, jobs);
+		Histogram redissonJustInTime = justInTime(redisson, jobs);
+		this.report.add(new Report.Row(
+				"3d. just in time (" + jobs + " jobs " + JUST_IN_TIME_SPACING_MS + " ms apart, each sent "
+						+ JUST_IN_TIME_LEAD_MS + " ms before due): lateness p50",
+				"ms", millis(oursJustInTime.getValueAtPercentile(50)),
+				millis(redissonJustInTime.getValueAtPercentile(50)), null));
+		this.report
+			.add(new Report.Row("3e. just in time: lateness p99", "ms", millis(oursJustInTime.getValueAtPercentile(99)),
+					millis(redissonJustInTime.getValueAtPercentile(99)), null));
+	}
+
+	// Jobs sent shortly before they are due, one at a time: each is the earliest the
+	// queue knows, so its timer must be set anew by the send, not by a sweep.
+	private Histogram justInTime(QueueClient client, int jobs) {
+		this.redis.flushAll();
+		return lateness(client, jobs, () -> {
+			long first = System.currentTimeMillis() + 100;
+			for (int i = 0; i < jobs; i++) {
+				long due = first + (long) i * JUST_IN_TIME_SPACING_MS;
+				long sendAt = due - JUST_IN_TIME_LEAD_MS;
+				while (System.currentTimeMillis() < sendAt) {
+					LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+				}
+				client.sendAt(OurQueueClient.LIGHT, Payloads.of(due), due);
+			}
+		});
 	}
 
 	private Histogram lightLoad(QueueClient client) {
@@ -209,6 +242,18 @@ final class Scenarios {
 	}
 
 	private Histogram lightLoad(QueueClient client, int jobs, long windowMillis) {
+		return lateness(client, jobs, () -> {
+			// Sending the whole load takes well under the second of head start.
+			long first = System.currentTimeMillis() + 1000;
+			for (int i = 0; i < jobs; i++) {
+				long due = first + i * windowMillis / jobs;
+				client.sendAt(OurQueueClient.LIGHT, Payloads.of(due), due);
+			}
+		});
+	}
+
+	// Start consumers, send the jobs, and record how late each started.
+	private Histogram lateness(QueueClient client, int jobs, Runnable sending) {
 		String topic = OurQueueClient.LIGHT;
 		Histogram lateness = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(10), 3);
 		CountDownLatch acked = new CountDownLatch(jobs);
@@ -228,12 +273,7 @@ final class Scenarios {
 
 		});
 		try {
-			// Sending the whole load takes well under the second of head start.
-			long first = System.currentTimeMillis() + 1000;
-			for (int i = 0; i < jobs; i++) {
-				long due = first + i * windowMillis / jobs;
-				client.sendAt(topic, Payloads.of(due), due);
-			}
+			sending.run();
 			await(acked, client.name() + " light load");
 		}
 		finally {
