@@ -84,6 +84,21 @@ class DelayQueueTemplateTests {
 	}
 
 	@Test
+	void keepsDueTimesOfEveryLengthInABatch() {
+		// Records write times in base 36; after 2059 they take nine digits instead of
+		// eight.
+		Instant inAnHour = Instant.ofEpochMilli(this.fixture.redisTimeMillis()).plus(Duration.ofHours(1));
+		Instant farAway = Instant.parse("2100-01-01T00:00:00.123Z");
+		List<String> ids = this.template.sendAll(List.of(JobRequest.builder("orders", "a").dueAt(farAway).build(),
+				JobRequest.builder("orders", "b").dueAt(inAnHour).build(),
+				JobRequest.builder("orders", "c").dueAt(inAnHour).build(),
+				JobRequest.builder("orders", "d").dueAt(farAway).build()));
+
+		assertThat(ids).map((id) -> this.template.find("orders", id).orElseThrow().dueAt())
+			.containsExactly(farAway, inAnHour, inAnHour, farAway);
+	}
+
+	@Test
 	void keepsEverythingAJobRequestCarries() {
 		String id = this.template.send(JobRequest.builder("orders", List.of("a|b", "c"))
 			.id("order-7")

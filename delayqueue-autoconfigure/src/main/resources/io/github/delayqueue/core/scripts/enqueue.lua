@@ -20,6 +20,8 @@ local created = base36(now) .. '|'
 local head = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 local earliest = -1
 local out = {-1}
+-- The jobs of a batch are often due at the same millisecond: encode each due time once.
+local encoded_ms, encoded_due = now, created
 for i = 3, #ARGV, 3 do
   local id, due, tail = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local kind = string.sub(due, 1, 1)
@@ -29,8 +31,11 @@ for i = 3, #ARGV, 3 do
   elseif ms < now then
     ms = now
   end
+  if ms ~= encoded_ms then
+    encoded_ms, encoded_due = ms, base36(ms) .. '|'
+  end
   -- HSETNX both checks for a duplicate id and stores the record: one command, not two.
-  if redis.call('HSETNX', KEYS[1], id, created .. base36(ms) .. '|' .. tail) == 0 then
+  if redis.call('HSETNX', KEYS[1], id, created .. encoded_due .. tail) == 0 then
     if (kind ~= 'D' and kind ~= 'A') or tail_of(redis.call('HGET', KEYS[1], id)) ~= tail then
       out[#out + 1] = id
     end
