@@ -8,16 +8,20 @@ import io.github.delayqueue.autoconfigure.DelayQueueProperties.TopicProperties;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
 
 /**
  * Binds {@code delayqueue.topics.*} keyed by full topic names. Topic names may contain
  * dots ({@code orders.timeout}), which Spring Boot's map binding would split at the first
- * one; here a topic name runs up to the first element that names a topic setting.
+ * one; here a topic name runs up to where the rest of the key names a topic setting, so
+ * that a topic may even be called {@code payments.retry}. A key whose end names no
+ * setting fails start-up rather than being ignored.
  *
  * @author delayqueue contributors
  */
@@ -25,7 +29,17 @@ final class TopicPropertiesBinder {
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("delayqueue.topics");
 
-	private static final Set<String> SETTINGS = Set.of("ttr", "concurrency", "retry", "dead-letter");
+	// Every setting a topic takes, in the uniform form that properties files, YAML and
+	// environment variables share (lower case, no dashes).
+	private static final Set<String> SETTINGS = Set.of("ttr", "concurrency", "retry.maxattempts", "retry.nonretryable",
+			"retry.backoff.delay", "retry.backoff.multiplier", "retry.backoff.maxdelay", "retry.backoff.jitter",
+			"retry.backoff.schedule", "deadletter.retention");
+
+	private static final Set<String> LIST_SETTINGS = Set.of("retry.nonretryable", "retry.backoff.schedule");
+
+	private static final String SETTINGS_LIST = "ttr, concurrency, retry.max-attempts, retry.non-retryable, "
+			+ "retry.backoff.delay, retry.backoff.multiplier, retry.backoff.max-delay, retry.backoff.jitter, "
+			+ "retry.backoff.schedule and dead-letter.retention";
 
 	private TopicPropertiesBinder() {
 	}
@@ -34,7 +48,7 @@ final class TopicPropertiesBinder {
 		Map<String, ConfigurationPropertyName> names = new LinkedHashMap<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.filter(ROOT::isAncestorOf).forEach((name) -> topicName(name, names));
+				iterable.filter(ROOT::isAncestorOf).forEach((name) -> topicName(source, name, names));
 			}
 		}
 		Binder binder = Binder.get(environment);
@@ -44,10 +58,11 @@ final class TopicPropertiesBinder {
 		return topics;
 	}
 
-	private static void topicName(ConfigurationPropertyName name, Map<String, ConfigurationPropertyName> names) {
+	private static void topicName(ConfigurationPropertySource source, ConfigurationPropertyName name,
+			Map<String, ConfigurationPropertyName> names) {
 		int first = ROOT.getNumberOfElements();
 		for (int end = first + 1; end < name.getNumberOfElements(); end++) {
-			if (SETTINGS.contains(name.getElement(end, ConfigurationPropertyName.Form.DASHED))) {
+			if (namesSetting(name, end)) {
 				StringBuilder topic = new StringBuilder();
 				for (int i = first; i < end; i++) {
 					topic.append((i > first) ? "." : "")
@@ -57,6 +72,25 @@ final class TopicPropertiesBinder {
 				return;
 			}
 		}
+		ConfigurationProperty property = source.getConfigurationProperty(name);
+		throw new InvalidConfigurationPropertyValueException(name.toString(),
+				(property != null) ? property.getValue() : null,
+				"No topic setting ends this key; a topic takes " + SETTINGS_LIST);
+	}
+
+	// Whether the elements from 'from' to the end name a setting, with a list setting's
+	// index last where it is written one value per key.
+	private static boolean namesSetting(ConfigurationPropertyName name, int from) {
+		StringBuilder path = new StringBuilder();
+		int i = from;
+		for (; i < name.getNumberOfElements() && !name.isNumericIndex(i); i++) {
+			path.append((i > from) ? "." : "").append(name.getElement(i, ConfigurationPropertyName.Form.UNIFORM));
+		}
+		String setting = path.toString();
+		if (i == name.getNumberOfElements()) {
+			return SETTINGS.contains(setting);
+		}
+		return i == name.getNumberOfElements() - 1 && LIST_SETTINGS.contains(setting);
 	}
 
 }

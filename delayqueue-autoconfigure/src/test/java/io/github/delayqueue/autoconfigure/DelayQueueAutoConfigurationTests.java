@@ -2,6 +2,7 @@ package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
@@ -22,6 +23,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -140,6 +143,54 @@ class DelayQueueAutoConfigurationTests {
 				assertThat(context.getBean(DelayQueueProperties.class).getTopics()).containsOnlyKeys("orders.timeout",
 						"webhook", "a.b.c");
 			});
+	}
+
+	@Test
+	void bindsTopicsWhoseNamesContainTheNamesOfSettings() {
+		this.runner
+			.withPropertyValues("delayqueue.topics.payments.retry.ttr=11s",
+					"delayqueue.topics.payments.retry.retry.max-attempts=3", "delayqueue.topics.jobs.ttr.concurrency=3",
+					"delayqueue.topics.mail.retry.backoff.schedule[0]=1s",
+					"delayqueue.topics.mail.retry.backoff.schedule[1]=2s",
+					"delayqueue.topics.mail.retry.non-retryable[0]=java.lang.IllegalStateException")
+			.run((context) -> {
+				TopicPolicies policies = context.getBean(TopicPolicies.class);
+				assertThat(policies.forTopic("payments.retry").ttr()).isEqualTo(Duration.ofSeconds(11));
+				assertThat(policies.forTopic("payments.retry").maxAttempts()).isEqualTo(3);
+				assertThat(policies.forTopic("jobs.ttr").concurrency()).isEqualTo(3);
+				assertThat(policies.forTopic("mail").backoff().schedule()).containsExactly(Duration.ofSeconds(1),
+						Duration.ofSeconds(2));
+				assertThat(policies.forTopic("mail").nonRetryable()).containsExactly("java.lang.IllegalStateException");
+				assertThat(context.getBean(DelayQueueProperties.class).getTopics()).containsOnlyKeys("payments.retry",
+						"jobs.ttr", "mail");
+			});
+	}
+
+	@Test
+	void bindsTopicSettingsFromEnvironmentVariables() {
+		this.runner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new SystemEnvironmentPropertySource(
+						"test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+						Map.of("DELAYQUEUE_TOPICS_ORDERS_RETRY_MAXATTEMPTS", "7", "DELAYQUEUE_TOPICS_ORDERS_TTR",
+								"9s"))))
+			.run((context) -> {
+				TopicPolicy orders = context.getBean(TopicPolicies.class).forTopic("orders");
+				assertThat(orders.maxAttempts()).isEqualTo(7);
+				assertThat(orders.ttr()).isEqualTo(Duration.ofSeconds(9));
+			});
+	}
+
+	@Test
+	void failsStartUpNamingATopicKeyThatEndsInNoSetting() {
+		this.runner.withPropertyValues("delayqueue.topics.orders.timeout.ttl=5s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("Property delayqueue.topics.orders.timeout.ttl with value '5s' is invalid")
+				.hasMessageContaining("No topic setting ends this key");
+		});
 	}
 
 	@Test
