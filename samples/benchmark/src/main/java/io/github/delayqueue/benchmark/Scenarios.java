@@ -304,30 +304,65 @@ final class Scenarios {
 	 * Scenario 5: enqueue and move rates as the backlog of pending jobs grows.
 	 */
 	void growth(QueueClient ours, QueueClient redisson) {
-		for (int size : this.options.growthSizes()) {
-			double[] oursRates = growth(ours, size);
-			double[] redissonRates = growth(redisson, size);
+		this.redis.flushAll();
+		List<QueueClient> clients = List.of(ours, redisson);
+		List<Integer> sizes = this.options.growthSizes();
+		for (QueueClient client : clients) {
+			for (int size : sizes) {
+				for (int from = 0; from < size; from += 100_000) {
+					client.sendMany(growthTopic(size), payloads(Math.min(100_000, size - from), 0),
+							System.currentTimeMillis() + FAR_AWAY);
+				}
+			}
+		}
+		Map<QueueClient, Map<Integer, Double>> enqueueRates = enqueueRates(clients, sizes);
+		for (int size : sizes) {
+			double oursMove = moveRate(ours, growthTopic(size), size);
+			double redissonMove = moveRate(redisson, growthTopic(size), size);
 			this.report.add(new Report.Row("5a. enqueue (send / offer) with " + size + " pending", "jobs/s",
-					oursRates[0], redissonRates[0], null));
-			this.report.add(new Report.Row("5b. move due jobs to ready with " + size + " pending", "jobs/s",
-					oursRates[1], redissonRates[1], null));
+					enqueueRates.get(ours).get(size), enqueueRates.get(redisson).get(size), null));
+			this.report.add(new Report.Row("5b. move due jobs to ready with " + size + " pending", "jobs/s", oursMove,
+					redissonMove, null));
 		}
 	}
 
-	private double[] growth(QueueClient client, int pending) {
-		this.redis.flushAll();
-		String topic = "bench.growth";
-		int probe = this.options.growthProbeJobs();
-		for (int from = 0; from < pending; from += 100_000) {
-			client.sendMany(topic, payloads(Math.min(100_000, pending - from), 0),
-					System.currentTimeMillis() + FAR_AWAY);
-		}
+	// Every backlog of both clients waits in a topic of its own, side by side, and the
+	// probe sends take turns between all of them, so that rates at different backlogs
+	// and of different clients are compared under the same load of the machine.
+	private Map<QueueClient, Map<Integer, Double>> enqueueRates(List<QueueClient> clients, List<Integer> sizes) {
 		String payload = Payloads.of(0);
-		long start = System.nanoTime();
-		for (int i = 0; i < probe; i++) {
-			client.send(topic, payload, FAR_AWAY);
+		for (QueueClient client : clients) {
+			for (int i = 0; i < 2000; i++) {
+				client.send("bench.growth.warm-up", payload, FAR_AWAY);
+			}
 		}
-		double enqueueRate = perSecond(probe, start);
+		List<Map.Entry<QueueClient, Integer>> probes = new ArrayList<>();
+		for (int size : sizes) {
+			for (QueueClient client : clients) {
+				probes.add(Map.entry(client, size));
+			}
+		}
+		int rounds = 10;
+		int perRound = Math.max(1, this.options.growthProbeJobs() / rounds);
+		Map<Map.Entry<QueueClient, Integer>, Long> nanos = new HashMap<>();
+		for (int round = 0; round < rounds; round++) {
+			for (int i = 0; i < probes.size(); i++) {
+				Map.Entry<QueueClient, Integer> probe = probes.get((i + round) % probes.size());
+				long start = System.nanoTime();
+				for (int j = 0; j < perRound; j++) {
+					probe.getKey().send(growthTopic(probe.getValue()), payload, FAR_AWAY);
+				}
+				nanos.merge(probe, System.nanoTime() - start, Long::sum);
+			}
+		}
+		Map<QueueClient, Map<Integer, Double>> rates = new HashMap<>();
+		nanos.forEach((probe, spent) -> rates.computeIfAbsent(probe.getKey(), (client) -> new HashMap<>())
+			.put(probe.getValue(), perRound * rounds / (spent / 1e9)));
+		return rates;
+	}
+
+	private double moveRate(QueueClient client, String topic, int pending) {
+		int probe = this.options.growthProbeJobs();
 		long due = enqueueDueTogether(client, topic, probe);
 		long moved;
 		long done;
@@ -346,7 +381,11 @@ final class Scenarios {
 			this.report.note(client.name() + " with " + pending + " pending moved " + moved + " of " + probe
 					+ " due jobs in the " + (done - due) / 1000 + " s window; its rate is over that window");
 		}
-		return new double[] { enqueueRate, moved / (Math.max(1, done - due) / 1000.0) };
+		return moved / (Math.max(1, done - due) / 1000.0);
+	}
+
+	private static String growthTopic(int pending) {
+		return "bench.growth." + pending;
 	}
 
 	/**
