@@ -31,6 +31,12 @@ public final class JobClaims {
 	 */
 	public static final int MAX_ACK_BATCH = 1000;
 
+	/**
+	 * Most jobs one claim takes from the ready list; {@code claim.lua} holds to the same
+	 * bound, so that no claim can fail half-way for want of room in Lua.
+	 */
+	public static final int MAX_CLAIM_BATCH = 1000;
+
 	private final ScriptRunner scripts;
 
 	private final DelayQueueKeys keys;
@@ -100,7 +106,8 @@ public final class JobClaims {
 	 * up to {@code count} more straight from the ready list.
 	 * @param topic the topic
 	 * @param movedId the id from {@link #awaitReady}, or {@code null}
-	 * @param count most jobs to take from the ready list
+	 * @param count most jobs to take from the ready list, at most
+	 * {@link #MAX_CLAIM_BATCH} of them in one call
 	 * @param ttr the topic's time to run, for jobs without their own
 	 * @return the claimed jobs; if Redis ran this call twice, because a client resent it
 	 * after its reply was lost, the jobs of the first run
@@ -110,8 +117,8 @@ public final class JobClaims {
 		String receipt = k.claimReceipt(this.claimant + "-" + Thread.currentThread().getId());
 		List<Object> reply = this.scripts.run(DelayQueueScript.CLAIM,
 				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt),
-				(movedId != null) ? movedId : "", String.valueOf(count), String.valueOf(ttr.toMillis()),
-				Long.toString(this.claimCalls.incrementAndGet(), 36));
+				(movedId != null) ? movedId : "", String.valueOf(Math.min(count, MAX_CLAIM_BATCH)),
+				String.valueOf(ttr.toMillis()), Long.toString(this.claimCalls.incrementAndGet(), 36));
 		long now = JobStore.asLong(reply.get(0));
 		List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 1) / 3);
 		for (int i = 1; i + 2 < reply.size(); i += 3) {

@@ -114,6 +114,28 @@ class JobClaimsTests {
 		assertThat(this.template.find("left", left.id()).orElseThrow().state()).isEqualTo(JobState.RUNNING);
 	}
 
+	@Test
+	void takesAtMostAThousandJobsPerClaimAndLosesNoneOfALargerRequest() {
+		List<JobRequest> requests = new ArrayList<>();
+		for (int i = 0; i < 5000; i++) {
+			requests.add(JobRequest.builder("many", "job-" + i).build());
+		}
+		this.template.sendAll(requests);
+
+		assertThat(this.claims.claim("many", null, 5000, Duration.ofSeconds(30)).jobs())
+			.hasSize(JobClaims.MAX_CLAIM_BATCH);
+		// The script holds to the same bound when asked for more: Lua could not pass
+		// thousands of ids on, and failing after its pop would lose them.
+		TopicKeys keys = this.fixture.keys().topic("many");
+		List<Object> reply = this.fixture.scripts()
+			.run(DelayQueueScript.CLAIM, List.of(keys.ready(), keys.claiming(), keys.running(), keys.jobs(),
+					keys.attempts(), keys.claimReceipt("direct")), "", "5000", "30000", "call-1");
+		assertThat((reply.size() - 1) / 3).isEqualTo(1000);
+		TopicStats stats = this.template.stats("many");
+		assertThat(stats.running()).isEqualTo(2000);
+		assertThat(stats.ready()).isEqualTo(3000);
+	}
+
 	private List<String> sendReady(String topic, int count) {
 		List<String> ids = new ArrayList<>();
 		for (int i = 0; i < count; i++) {

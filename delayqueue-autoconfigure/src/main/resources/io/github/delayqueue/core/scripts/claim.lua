@@ -9,7 +9,8 @@
 -- of its jobs in MessagePack.
 -- KEYS[1] ready, KEYS[2] claiming (list), KEYS[3] running (zset id -> deadline ms),
 -- KEYS[4] jobs, KEYS[5] attempts, KEYS[6] the claiming thread's receipt (string)
--- ARGV[1] id moved by BLMOVE or '', ARGV[2] most jobs to take from ready, ARGV[3] topic's ttr ms,
+-- ARGV[1] id moved by BLMOVE or '', ARGV[2] most jobs to take from ready (1,000 at most),
+-- ARGV[3] topic's ttr ms,
 -- ARGV[4] this call's token, unique to the claiming thread
 -- Returns {now ms, id, attempt, record, ...}; attempt is -1 (and record '') for an id whose
 -- record vanished, which is dropped
@@ -64,7 +65,9 @@ else
     return replayed
   end
 end
-local count = tonumber(ARGV[2])
+-- At most 1,000 ids: Lua's unpack takes about 8,000 values, the writes below pass two per
+-- id, and a script that fails after its RPOP would leave the popped ids in no state at all.
+local count = math.min(tonumber(ARGV[2]), 1000)
 if count > 0 then
   local popped = redis.call('RPOP', KEYS[1], count)
   if popped then
