@@ -304,21 +304,14 @@ final class Scenarios {
 	 * Scenario 5: enqueue and move rates as the backlog of pending jobs grows.
 	 */
 	void growth(QueueClient ours, QueueClient redisson) {
-		this.redis.flushAll();
-		List<QueueClient> clients = List.of(ours, redisson);
 		List<Integer> sizes = this.options.growthSizes();
-		for (QueueClient client : clients) {
-			for (int size : sizes) {
-				for (int from = 0; from < size; from += 100_000) {
-					client.sendMany(growthTopic(size), payloads(Math.min(100_000, size - from), 0),
-							System.currentTimeMillis() + FAR_AWAY);
-				}
-			}
-		}
-		Map<QueueClient, Map<Integer, Double>> enqueueRates = enqueueRates(clients, sizes);
+		Map<QueueClient, Map<Integer, Double>> enqueueRates = enqueueRates(List.of(ours, redisson), sizes);
 		for (int size : sizes) {
-			double oursMove = moveRate(ours, growthTopic(size), size);
-			double redissonMove = moveRate(redisson, growthTopic(size), size);
+			// Alone in Redis: a queue that leaves due jobs behind when its window ends
+			// keeps
+			// moving them, and would slow whatever is measured next.
+			double oursMove = moveRate(ours, size);
+			double redissonMove = moveRate(redisson, size);
 			this.report.add(new Report.Row("5a. enqueue (send / offer) with " + size + " pending", "jobs/s",
 					enqueueRates.get(ours).get(size), enqueueRates.get(redisson).get(size), null));
 			this.report.add(new Report.Row("5b. move due jobs to ready with " + size + " pending", "jobs/s", oursMove,
@@ -326,10 +319,23 @@ final class Scenarios {
 		}
 	}
 
+	private void fillBacklog(QueueClient client, int size) {
+		for (int from = 0; from < size; from += 100_000) {
+			client.sendMany(growthTopic(size), payloads(Math.min(100_000, size - from), 0),
+					System.currentTimeMillis() + FAR_AWAY);
+		}
+	}
+
 	// Every backlog of both clients waits in a topic of its own, side by side, and the
 	// probe sends take turns between all of them, so that rates at different backlogs
 	// and of different clients are compared under the same load of the machine.
 	private Map<QueueClient, Map<Integer, Double>> enqueueRates(List<QueueClient> clients, List<Integer> sizes) {
+		this.redis.flushAll();
+		for (QueueClient client : clients) {
+			for (int size : sizes) {
+				fillBacklog(client, size);
+			}
+		}
 		String payload = Payloads.of(0);
 		for (QueueClient client : clients) {
 			for (int i = 0; i < 2000; i++) {
@@ -361,7 +367,10 @@ final class Scenarios {
 		return rates;
 	}
 
-	private double moveRate(QueueClient client, String topic, int pending) {
+	private double moveRate(QueueClient client, int pending) {
+		this.redis.flushAll();
+		fillBacklog(client, pending);
+		String topic = growthTopic(pending);
 		int probe = this.options.growthProbeJobs();
 		long due = enqueueDueTogether(client, topic, probe);
 		long moved;
