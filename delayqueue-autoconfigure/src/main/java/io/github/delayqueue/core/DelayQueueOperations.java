@@ -60,8 +60,8 @@ public interface DelayQueueOperations {
 	 * @param request the job
 	 * @return the job id, the request's or a generated one
 	 * @throws InvalidJobException if the request is invalid
-	 * @throws DuplicateJobException if the topic already holds a job with the request's
-	 * id
+	 * @throws DuplicateJobException if the topic still holds a pending job (delayed,
+	 * ready or running) with the request's id; a dead job with that id is replaced
 	 */
 	String send(JobRequest request);
 

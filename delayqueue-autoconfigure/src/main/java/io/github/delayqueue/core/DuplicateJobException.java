@@ -3,8 +3,9 @@ package io.github.delayqueue.core;
 import java.util.List;
 
 /**
- * Thrown when a job is sent with an id that the topic still holds (delayed, ready,
- * running or dead). The job already stored is left unchanged.
+ * Thrown when a job is sent with an id that the topic still holds pending (delayed, ready
+ * or running). The job already stored is left unchanged. A dead job does not hold its id:
+ * a new job with that id replaces it.
  *
  * @author delayqueue contributors
  */

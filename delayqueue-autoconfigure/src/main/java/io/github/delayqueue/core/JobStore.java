@@ -64,7 +64,8 @@ public final class JobStore {
 	// A single send's keys, encoded once per topic rather than on every call.
 	private EnqueueTarget enqueueTarget(String topic) {
 		TopicKeys k = this.keys.topic(topic);
-		return new EnqueueTarget(new byte[][] { bytes(k.jobs()), bytes(k.delayed()), bytes(k.ready()) }, bytes(topic));
+		return new EnqueueTarget(new byte[][] { bytes(k.jobs()), bytes(k.delayed()), bytes(k.ready()), bytes(k.dead()),
+				bytes(k.attempts()), bytes(k.errors()) }, bytes(topic));
 	}
 
 	/**
@@ -84,8 +85,8 @@ public final class JobStore {
 				args.add(job.due());
 				args.add(job.tail());
 			}
-			calls.add(new ScriptRunner.Call(DelayQueueScript.ENQUEUE,
-					List.of(topic.jobs(), topic.delayed(), topic.ready()), args));
+			calls.add(new ScriptRunner.Call(DelayQueueScript.ENQUEUE, List.of(topic.jobs(), topic.delayed(),
+					topic.ready(), topic.dead(), topic.attempts(), topic.errors()), args));
 		}
 		List<List<Object>> replies = (calls.size() == 1) ? List.of(this.scripts.run(DelayQueueScript.ENQUEUE,
 				calls.get(0).keys(), calls.get(0).args().toArray(String[]::new))) : this.scripts.runPipelined(calls);

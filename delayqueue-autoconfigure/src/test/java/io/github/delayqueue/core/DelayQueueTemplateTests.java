@@ -143,6 +143,29 @@ class DelayQueueTemplateTests {
 	}
 
 	@Test
+	void replacesADeadJobWithANewJobOfTheSameId() {
+		this.template.sendAll(List.of(JobRequest.builder("orders", "first").id("order-7").build(),
+				JobRequest.builder("orders", "first").id("order-8").build()));
+		List<Object> claimed = claimAll("orders");
+		for (int i = 1; i < claimed.size(); i += 3) {
+			bury("orders", (String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "boom");
+		}
+		assertThat(this.template.stats("orders").dead()).isEqualTo(2);
+
+		this.template.send(JobRequest.builder("orders", "second").id("order-7").delay(Duration.ofHours(1)).build());
+		this.template.sendAll(List.of(JobRequest.builder("orders", "second").id("order-8").build()));
+
+		JobInfo delayed = this.template.find("orders", "order-7").orElseThrow();
+		assertThat(delayed.state()).isEqualTo(JobState.DELAYED);
+		assertThat(delayed.payloadJson()).isEqualTo("\"second\"");
+		assertThat(delayed.attempts()).isZero();
+		assertThat(delayed.lastError()).isNull();
+		assertThat(this.template.find("orders", "order-8").orElseThrow().state()).isEqualTo(JobState.READY);
+		assertThat(this.template.deadJobs("orders", 0, 10)).isEmpty();
+		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 1, 1, 0, 0));
+	}
+
+	@Test
 	void drawsANewIdWhenAGeneratedOneIsAlreadyTaken() {
 		Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
 		this.template.setIdGenerator(new JobIdGenerator(clock, 7, 0));
@@ -393,12 +416,22 @@ class DelayQueueTemplateTests {
 		assertThat(this.template.topics()).isEqualTo(Set.of("a", "b.c"));
 	}
 
+	// The claim script's reply shape, {now, id, attempt, record, ...}, for every ready
+	// job
+	// of a topic; one claim takes at most a thousand.
 	private List<Object> claimAll(String topic) {
 		TopicKeys k = this.fixture.keys().topic(topic);
-		return this.fixture.scripts()
-			.run(DelayQueueScript.CLAIM,
-					List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), k.claimReceipt("test")), "",
-					"100000", "60000", String.valueOf(System.nanoTime()));
+		List<Object> all = new ArrayList<>();
+		List<Object> reply;
+		do {
+			reply = this.fixture.scripts()
+				.run(DelayQueueScript.CLAIM,
+						List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), k.claimReceipt("test")),
+						"", "1000", "60000", String.valueOf(System.nanoTime()));
+			all.addAll(all.isEmpty() ? reply : reply.subList(1, reply.size()));
+		}
+		while (reply.size() > 1);
+		return all;
 	}
 
 	private void bury(String topic, String id, String attempt, String error) {

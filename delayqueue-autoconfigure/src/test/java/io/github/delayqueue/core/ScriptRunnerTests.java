@@ -149,8 +149,9 @@ class ScriptRunnerTests {
 	}
 
 	private static List<Object> enqueue(ScriptRunner scripts, String id) {
-		return scripts.run(DelayQueueScript.ENQUEUE, List.of(KEYS.jobs(), KEYS.delayed(), KEYS.ready()), "dq:wake",
-				KEYS.topic(), id, "d0", "|||\"payload\"");
+		return scripts.run(DelayQueueScript.ENQUEUE,
+				List.of(KEYS.jobs(), KEYS.delayed(), KEYS.ready(), KEYS.dead(), KEYS.attempts(), KEYS.errors()),
+				"dq:wake", KEYS.topic(), id, "d0", "|||\"payload\"");
 	}
 
 	private ScriptRunner runner(LettuceConnectionFactory factory) {

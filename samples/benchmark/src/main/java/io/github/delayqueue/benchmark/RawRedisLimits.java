@@ -248,7 +248,8 @@ final class RawRedisLimits {
 
 	private static String[] enqueue(String sha, String[] jobs) {
 		List<String> args = new ArrayList<>(jobs.length + 8);
-		args.addAll(List.of("EVALSHA", sha, "3", BASE + "jobs", BASE + "delayed", BASE + "ready", "", TOPIC));
+		args.addAll(List.of("EVALSHA", sha, "6", BASE + "jobs", BASE + "delayed", BASE + "ready", BASE + "dead",
+				BASE + "attempts", BASE + "errors", "", TOPIC));
 		args.addAll(List.of(jobs));
 		return args.toArray(String[]::new);
 	}
