@@ -63,8 +63,9 @@ public @interface DelayedJobListener {
 	String[] topics() default {};
 
 	/**
-	 * The listener's id, unique in the application; by default the bean's class and the
-	 * method's name.
+	 * The listener's id, unique in the application; placeholders are resolved. By default
+	 * the method's declaring class and name, followed by {@code #2}, {@code #3} and so on
+	 * for further listeners of the same method (beans of one class) or of its overloads.
 	 * @return the id
 	 */
 	String id() default "";
@@ -77,7 +78,8 @@ public @interface DelayedJobListener {
 	String concurrency() default "";
 
 	/**
-	 * Whether the listener starts with the application; placeholders are resolved.
+	 * Whether the listener starts with the application; placeholders are resolved. Any
+	 * value other than {@code "true"} or {@code "false"} fails start-up.
 	 * @return {@code "true"} or {@code "false"}
 	 */
 	String autoStartup() default "true";

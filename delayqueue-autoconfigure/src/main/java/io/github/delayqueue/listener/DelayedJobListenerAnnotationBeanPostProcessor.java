@@ -123,9 +123,14 @@ public class DelayedJobListenerAnnotationBeanPostProcessor implements BeanPostPr
 		}
 		String id = resolve(annotation.id());
 		if (!StringUtils.hasText(id)) {
-			id = method.getDeclaringClass().getName() + "." + method.getName();
+			id = defaultId(method);
 		}
-		boolean autoStartup = Boolean.parseBoolean(resolve(annotation.autoStartup()).trim());
+		String autoStartupText = resolve(annotation.autoStartup()).trim();
+		if (!autoStartupText.equalsIgnoreCase("true") && !autoStartupText.equalsIgnoreCase("false")) {
+			throw new BeanInitializationException(
+					where + " has autoStartup '" + autoStartupText + "'; it must be 'true' or 'false'");
+		}
+		boolean autoStartup = Boolean.parseBoolean(autoStartupText);
 		try {
 			this.registry.getObject()
 				.register(new DelayedJobListenerEndpoint(id, topics, concurrency, autoStartup, adapter));
@@ -133,6 +138,17 @@ public class DelayedJobListenerAnnotationBeanPostProcessor implements BeanPostPr
 		catch (IllegalStateException ex) {
 			throw new BeanInitializationException(where + ": " + ex.getMessage());
 		}
+	}
+
+	// The method's class and name, numbered from the second listener on that is declared
+	// by the same method or one of its overloads (two beans of one class, say).
+	private String defaultId(Method method) {
+		String id = method.getDeclaringClass().getName() + "." + method.getName();
+		DelayedJobListenerEndpointRegistry registry = this.registry.getObject();
+		for (int n = 2; registry.getListenerContainer(id) != null; n++) {
+			id = method.getDeclaringClass().getName() + "." + method.getName() + "#" + n;
+		}
+		return id;
 	}
 
 	private String resolve(String value) {

@@ -56,6 +56,36 @@ class DelayedJobListenerValidationTests {
 	}
 
 	@Test
+	void refusesAnAutoStartupThatIsNeitherTrueNorFalse() {
+		assertFails(BadAutoStartup.class, "BadAutoStartup.on(java.lang.String)", "autoStartup 'yes'");
+	}
+
+	@Test
+	void numbersTheDefaultIdsOfListenersOfOneMethodOnSeveralBeans() {
+		this.runner.withUserConfiguration(TwoBeansOfOneClass.class).run((context) -> {
+			DelayedJobListenerEndpointRegistry registry = context.getBean(DelayedJobListenerEndpointRegistry.class);
+			String id = SharedListener.class.getName() + ".on";
+			assertThat(registry.getListenerContainers()).extracting(DelayedJobListenerContainer::getListenerId)
+				.containsExactlyInAnyOrder(id, id + "#2");
+			assertThat(registry.getListenerContainer(id).getTopics()).containsExactly("shared");
+			assertThat(registry.getListenerContainer(id + "#2").getTopics()).containsExactly("shared");
+		});
+	}
+
+	@Test
+	void resolvesPlaceholdersInIdAndAutoStartup() {
+		this.runner.withUserConfiguration(PlaceholderId.class)
+			.withPropertyValues("app.listener=configured-id", "app.start=false")
+			.run((context) -> {
+				DelayedJobListenerContainer container = context.getBean(DelayedJobListenerEndpointRegistry.class)
+					.getListenerContainer("configured-id");
+				assertThat(container).isNotNull();
+				assertThat(container.isAutoStartup()).isFalse();
+				assertThat(container.isRunning()).isFalse();
+			});
+	}
+
+	@Test
 	void resolvesPlaceholdersInTopicsAndConcurrency() {
 		this.runner.withUserConfiguration(Placeholders.class)
 			.withPropertyValues("app.topic=resolved.topic", "app.workers=3")
@@ -125,6 +155,47 @@ class DelayedJobListenerValidationTests {
 
 		@DelayedJobListener(id = "twin", topics = "b")
 		void other(DelayedJob<String> job) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BadAutoStartup {
+
+		@DelayedJobListener(topics = "t", autoStartup = "yes")
+		void on(String payload) {
+		}
+
+	}
+
+	static class SharedListener {
+
+		@DelayedJobListener("shared")
+		void on(String payload) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TwoBeansOfOneClass {
+
+		@Bean
+		SharedListener firstListener() {
+			return new SharedListener();
+		}
+
+		@Bean
+		SharedListener secondListener() {
+			return new SharedListener();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PlaceholderId {
+
+		@DelayedJobListener(id = "${app.listener}", topics = "t", autoStartup = "${app.start}")
+		void on(String payload) {
 		}
 
 	}
