@@ -32,6 +32,17 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	private static final int ID_CLASH_RETRIES = 3;
 
+	/**
+	 * Longest delay and time to run accepted: a thousand years, far inside what a
+	 * millisecond count and a Redis score hold exactly.
+	 */
+	public static final Duration MAX_DELAY = Duration.ofDays(365_250);
+
+	/**
+	 * Latest due time accepted.
+	 */
+	public static final Instant MAX_DUE_AT = Instant.parse("9999-12-31T23:59:59.999Z");
+
 	private final JobStore store;
 
 	private final JobRecordCodec codec;
@@ -244,9 +255,10 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		boolean generated = request.id() == null;
 		String id = generated ? this.idGenerator.next() : JobConstraints.checkId(topic, request.id());
 		String due = due(topic, request, generated);
-		if (request.ttr() != null && (request.ttr().isNegative() || request.ttr().isZero())) {
+		if (request.ttr() != null
+				&& (request.ttr().isNegative() || request.ttr().isZero() || request.ttr().compareTo(MAX_DELAY) > 0)) {
 			throw new InvalidJobException("Time to run of job '" + id + "' for topic '" + topic
-					+ "' must be more than zero, was " + request.ttr());
+					+ "' must be more than zero and at most " + MAX_DELAY.toDays() + " days, was " + request.ttr());
 		}
 		if (request.maxAttempts() != null && request.maxAttempts() < 1) {
 			throw new InvalidJobException("Max attempts of job '" + id + "' for topic '" + topic
@@ -271,14 +283,21 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			throw new InvalidJobException("Job for topic '" + topic + "' sets both a delay and a due time; choose one");
 		}
 		if (request.delay() != null) {
-			if (request.delay().isNegative()) {
-				throw new InvalidJobException(
-						"Delay of job for topic '" + topic + "' must not be negative, was " + request.delay());
+			if (request.delay().isNegative() || request.delay().compareTo(MAX_DELAY) > 0) {
+				throw new InvalidJobException("Delay of job for topic '" + topic + "' must be between zero and "
+						+ MAX_DELAY.toDays() + " days, was " + request.delay());
 			}
 			return (generatedId ? "D" : "d") + request.delay().toMillis();
 		}
 		if (request.dueAt() != null) {
-			return (generatedId ? "A" : "a") + request.dueAt().toEpochMilli();
+			if (request.dueAt().isAfter(MAX_DUE_AT)) {
+				throw new InvalidJobException("Due time of job for topic '" + topic + "' must be at most " + MAX_DUE_AT
+						+ ", was " + request.dueAt());
+			}
+			// Any instant in the past is due now, however far back (Instant.MIN
+			// included).
+			long dueAtMillis = request.dueAt().isBefore(Instant.EPOCH) ? 0 : request.dueAt().toEpochMilli();
+			return (generatedId ? "A" : "a") + dueAtMillis;
 		}
 		return generatedId ? "D0" : "d0";
 	}

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -203,7 +202,12 @@ public final class JobRequest {
 		 * @return this builder
 		 */
 		public Builder header(String name, String value) {
-			this.headers.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+			if (name == null || value == null) {
+				throw new InvalidJobException("Header "
+						+ ((name != null) ? "'" + name + "' needs a value" : "with value '" + value + "' needs a name")
+						+ ", not null");
+			}
+			this.headers.put(name, value);
 			return this;
 		}
 

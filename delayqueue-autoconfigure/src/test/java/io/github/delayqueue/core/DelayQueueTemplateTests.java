@@ -76,11 +76,13 @@ class DelayQueueTemplateTests {
 		Instant inAnHour = Instant.ofEpochMilli(this.fixture.redisTimeMillis()).plus(Duration.ofHours(1));
 		String later = this.template.sendAt("orders", "later", inAnHour);
 		String past = this.template.sendAt("orders", "past", Instant.parse("2001-01-01T00:00:00Z"));
+		String longAgo = this.template.sendAt("orders", "long ago", Instant.MIN);
 
 		assertThat(this.template.find("orders", later).orElseThrow().dueAt()).isEqualTo(inAnHour);
 		JobInfo overdue = this.template.find("orders", past).orElseThrow();
 		assertThat(overdue.state()).isEqualTo(JobState.READY);
 		assertThat(overdue.dueAt()).isEqualTo(overdue.createdAt());
+		assertThat(this.template.find("orders", longAgo).orElseThrow().state()).isEqualTo(JobState.READY);
 	}
 
 	@Test
@@ -234,6 +236,12 @@ class DelayQueueTemplateTests {
 				() -> this.template.send(JobRequest.builder("orders", "x").id(" ").build()),
 				() -> this.template.send(JobRequest.builder("orders", "x").id("i".repeat(257)).build()),
 				() -> this.template.send("orders", "x", Duration.ofSeconds(-1)),
+				() -> this.template.send("orders", "x", Duration.ofSeconds(Long.MAX_VALUE)),
+				() -> this.template.sendAt("orders", "x", Instant.MAX),
+				() -> this.template
+					.send(JobRequest.builder("orders", "x").ttr(Duration.ofSeconds(Long.MAX_VALUE)).build()),
+				() -> this.template.send(JobRequest.builder("orders", "x").header(null, "v").build()),
+				() -> this.template.send(JobRequest.builder("orders", "x").header("h", null).build()),
 				() -> this.template.send("orders", "x".repeat(100)), () -> this.template.send("orders", null),
 				() -> this.template.send("orders", new Unserializable()),
 				() -> this.template.send(JobRequest.builder("orders", "x").ttr(Duration.ZERO).build()),
