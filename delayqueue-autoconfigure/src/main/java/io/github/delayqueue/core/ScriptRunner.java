@@ -102,14 +102,18 @@ public final class ScriptRunner {
 	}
 
 	/**
-	 * Run several script calls in one pipelined round trip. The calls must not depend on
-	 * each other's effects being all or nothing: each is atomic on its own. A pipeline
-	 * needs a connection of its own (with Lettuce's shared connection, one is opened for
-	 * it), so it pays only where it saves many round trips, as for a batch across topics.
+	 * Run several script calls in one round trip. The calls must not depend on each
+	 * other's effects being all or nothing: each is atomic on its own. On Lettuce's
+	 * shared connection they are all sent before any reply is awaited; otherwise they go
+	 * through a pipeline, which needs a connection of its own.
 	 * @param calls each call's script, keys and arguments
 	 * @return each call's reply, in order
 	 */
 	public List<List<Object>> runPipelined(List<Call> calls) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			return runBackToBack(direct, calls);
+		}
 		try {
 			return pipeline(calls);
 		}
@@ -123,6 +127,32 @@ public final class ScriptRunner {
 			calls.stream().map(Call::script).distinct().forEach(this::load);
 			return pipeline(calls);
 		}
+	}
+
+	private List<List<Object>> runBackToBack(SharedConnectionScripts direct, List<Call> calls) {
+		List<SharedConnectionScripts.EncodedCall> encoded = new ArrayList<>(calls.size());
+		for (Call call : calls) {
+			encoded
+				.add(new SharedConnectionScripts.EncodedCall(call.script(), encode(call.keys()), encode(call.args())));
+		}
+		List<Object> outcomes = direct.evalShaEach(encoded);
+		List<List<Object>> replies = new ArrayList<>(outcomes.size());
+		for (int i = 0; i < outcomes.size(); i++) {
+			Object outcome = outcomes.get(i);
+			if (outcome instanceof DataAccessException ex) {
+				if (!mentionsNoScript(ex)) {
+					throw ex;
+				}
+				// Redis lost its script cache: this call did nothing, so it runs again
+				// alone, which loads the script; the calls that ran are not repeated.
+				SharedConnectionScripts.EncodedCall call = encoded.get(i);
+				replies.add(run(call.script(), call.keys(), call.args()));
+			}
+			else {
+				replies.add(decode((List<?>) outcome));
+			}
+		}
+		return replies;
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.github.delayqueue.core;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -100,6 +101,42 @@ final class SharedConnectionScripts {
 		}
 	}
 
+	/**
+	 * Run several script calls by their SHA, each sent before any reply is awaited: Redis
+	 * receives them back to back, so together they take one round trip, and no connection
+	 * is opened for them as a pipeline would.
+	 * @param calls the calls
+	 * @return for each call, in order, its raw reply (an empty list for none) or the
+	 * {@link DataAccessException} it failed with, {@code NOSCRIPT} included
+	 */
+	List<Object> evalShaEach(List<EncodedCall> calls) {
+		Shared current = shared();
+		List<RedisFuture<@Nullable List<Object>>> replies = new ArrayList<>(calls.size());
+		try {
+			for (EncodedCall call : calls) {
+				replies.add(current.commands()
+					.evalsha(call.script().sha1Hex(), ScriptOutputType.MULTI, call.keys(), call.args()));
+			}
+		}
+		catch (RuntimeException ex) {
+			throw translate(ex);
+		}
+		List<Object> outcomes = new ArrayList<>(replies.size());
+		for (RedisFuture<@Nullable List<Object>> reply : replies) {
+			try {
+				List<?> values = await(current, reply);
+				outcomes.add((values != null) ? values : List.of());
+			}
+			catch (DataAccessException ex) {
+				outcomes.add(ex);
+			}
+			catch (RuntimeException ex) {
+				outcomes.add(translate(ex));
+			}
+		}
+		return outcomes;
+	}
+
 	private static @Nullable List<?> await(Shared shared, RedisFuture<@Nullable List<Object>> reply) {
 		List<Object> values = LettuceFutures.awaitOrCancel(reply, shared.timeoutMillis(), TimeUnit.MILLISECONDS);
 		if (values == null) {
@@ -143,6 +180,17 @@ final class SharedConnectionScripts {
 	private static DataAccessException translate(Exception ex) {
 		DataAccessException translated = EXCEPTIONS.translate(ex);
 		return (translated != null) ? translated : new RedisSystemException("Unknown redis exception", ex);
+	}
+
+	/**
+	 * A script call with its keys and arguments encoded.
+	 *
+	 * @param script the script
+	 * @param keys its keys
+	 * @param args its arguments
+	 */
+	record EncodedCall(DelayQueueScript script, byte[][] keys, byte[][] args) {
+
 	}
 
 	private record Shared(RedisClusterAsyncCommands<byte[], byte[]> commands,

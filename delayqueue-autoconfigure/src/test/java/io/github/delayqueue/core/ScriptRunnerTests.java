@@ -64,6 +64,37 @@ class ScriptRunnerTests {
 		assertThat(scripts.redis().opsForList().size(KEYS.ready())).isEqualTo(20);
 	}
 
+	@Test
+	void runsSeveralCallsBackToBackOnTheSharedConnectionWithoutOpeningAnother() {
+		CountingConnectionFactory factory = started(new CountingConnectionFactory(configuration()));
+		ScriptRunner scripts = runner(factory);
+		enqueue(scripts, "first");
+		int before = factory.connections.get();
+
+		List<List<Object>> replies = scripts.runPipelined(List.of(enqueueCall(TopicKeys.of("dq", "a"), "a1"),
+				enqueueCall(TopicKeys.of("dq", "b"), "b1"), enqueueCall(TopicKeys.of("dq", "a"), "a1")));
+
+		assertThat(replies).containsExactly(List.of(-1L), List.of(-1L), List.of(-1L, "a1"));
+		assertThat(factory.connections.get()).isEqualTo(before);
+	}
+
+	@Test
+	void runsAgainOnlyTheCallsWhoseScriptRedisHadForgotten() {
+		ScriptRunner scripts = runner(factory());
+		this.server.command("SCRIPT", "FLUSH");
+		enqueue(scripts, "loads-the-enqueue-script");
+		TopicKeys topic = TopicKeys.of("dq", "mixed");
+
+		List<List<Object>> replies = scripts.runPipelined(List.of(enqueueCall(topic, "once"),
+				new ScriptRunner.Call(DelayQueueScript.COUNT_STATES,
+						List.of(topic.delayed(), topic.ready(), topic.claiming(), topic.running(), topic.dead()),
+						List.of())));
+
+		// Run twice, the enqueue would have reported its own job as a duplicate.
+		assertThat(replies).containsExactly(List.of(-1L), List.of(0L, 1L, 0L, 0L));
+		assertThat(scripts.redis().opsForList().range(topic.ready(), 0, -1)).containsExactly("once");
+	}
+
 	@ParameterizedTest(name = "shared connection: {0}")
 	@ValueSource(booleans = { true, false })
 	void loadsAScriptAgainAfterRedisForgotIt(boolean shared) {
@@ -146,6 +177,12 @@ class ScriptRunnerTests {
 			}
 		}
 		throw new IllegalStateException("No client named " + name);
+	}
+
+	private static ScriptRunner.Call enqueueCall(TopicKeys topic, String id) {
+		return new ScriptRunner.Call(DelayQueueScript.ENQUEUE,
+				List.of(topic.jobs(), topic.delayed(), topic.ready(), topic.dead(), topic.attempts(), topic.errors()),
+				List.of("dq:wake", topic.topic(), id, "d0", "|||\"payload\""));
 	}
 
 	private static List<Object> enqueue(ScriptRunner scripts, String id) {
