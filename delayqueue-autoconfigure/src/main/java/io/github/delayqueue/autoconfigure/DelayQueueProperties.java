@@ -28,7 +28,8 @@ public class DelayQueueProperties implements InitializingBean {
 	private boolean enabled = true;
 
 	/**
-	 * Prefix of every Redis key and channel the delay queue uses.
+	 * Prefix of every Redis channel the delay queue uses, and of every key inside its
+	 * topic's hash tag ({prefix:topic}:...).
 	 */
 	private String keyPrefix = "dq";
 

@@ -22,6 +22,9 @@ import java.util.random.RandomGenerator;
 public record BackoffPolicy(Duration delay, double multiplier, Duration maxDelay, Duration jitter,
 		List<Duration> schedule) {
 
+	/**
+	 * Create a backoff policy, keeping an unmodifiable copy of the explicit waits.
+	 */
 	public BackoffPolicy {
 		schedule = List.copyOf(schedule);
 	}

@@ -4,7 +4,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Names every Redis key and channel the delay queue uses, all starting with one prefix.
+ * Names every Redis key and channel the delay queue uses, all carrying one prefix:
+ * channels start with it, and a topic's keys start with it inside their hash tag,
+ * {@code {prefix:topic}:...}.
  *
  * @author delayqueue contributors
  */

@@ -71,8 +71,9 @@ public interface DelayQueueOperations {
 	 * @param requests the jobs
 	 * @return the job ids, in the order of the requests
 	 * @throws InvalidJobException if any request is invalid; nothing is written then
-	 * @throws DuplicateJobException if a topic already holds some of the ids; the
-	 * exception names them, and every other job was sent
+	 * @throws DuplicateJobException if a topic still holds pending jobs with some of the
+	 * ids; the exception names them, every other job was sent, and
+	 * {@link DuplicateJobException#getSentJobIds()} gives their ids
 	 */
 	List<String> sendAll(Collection<JobRequest> requests);
 
@@ -109,7 +110,9 @@ public interface DelayQueueOperations {
 	TopicStats stats(String topic);
 
 	/**
-	 * Return every topic that has or had jobs.
+	 * Return every topic that has or had jobs, or that a listener consumes (a listener
+	 * announces its topics when it starts, so that they show in metrics and the endpoint
+	 * before their first job).
 	 * @return the topic names
 	 */
 	Set<String> topics();

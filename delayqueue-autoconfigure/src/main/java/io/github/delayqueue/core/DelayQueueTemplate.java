@@ -162,23 +162,38 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			prepared.add(job);
 		}
 		registerTopics(prepared);
-		List<String> refused = new ArrayList<>();
-		String refusedTopic = null;
+		Map<String, List<String>> refused = new LinkedHashMap<>();
 		for (int from = 0; from < prepared.size(); from += BATCH_SLICE) {
 			List<Prepared> slice = prepared.subList(from, Math.min(from + BATCH_SLICE, prepared.size()));
-			for (Map.Entry<String, List<String>> entry : writeSlice(slice).entrySet()) {
-				refusedTopic = entry.getKey();
-				refused.addAll(entry.getValue());
-			}
+			writeSlice(slice)
+				.forEach((topic, ids) -> refused.computeIfAbsent(topic, (t) -> new ArrayList<>()).addAll(ids));
 		}
 		if (!refused.isEmpty()) {
-			if (prepared.size() == 1) {
-				throw new DuplicateJobException(refusedTopic, refused.get(0));
-			}
-			throw new DuplicateJobException(refusedTopic, refused, "Refused job ids " + refused
-					+ " already held by their topic; every other job of the batch was sent");
+			throw refusal(prepared, refused);
 		}
 		return prepared.stream().map(Prepared::id).toList();
+	}
+
+	private static DuplicateJobException refusal(List<Prepared> prepared, Map<String, List<String>> refused) {
+		String firstTopic = refused.keySet().iterator().next();
+		if (prepared.size() == 1) {
+			return new DuplicateJobException(firstTopic, refused.get(firstTopic).get(0));
+		}
+		Set<String> refusedKeys = new HashSet<>();
+		List<String> refusedIds = new ArrayList<>();
+		refused.forEach((topic, ids) -> ids.forEach((id) -> {
+			refusedKeys.add(topic + '\u0000' + id);
+			refusedIds.add(id);
+		}));
+		// Generated ids of the jobs that were sent are known only here: hand them over.
+		List<String> sent = prepared.stream()
+			.filter((job) -> !refusedKeys.contains(job.topic() + '\u0000' + job.id()))
+			.map(Prepared::id)
+			.toList();
+		StringBuilder message = new StringBuilder("Refused job ids already held pending by their topic:");
+		refused.forEach((topic, ids) -> message.append(" topic '").append(topic).append("' ").append(ids).append(';'));
+		message.append(" every other job of the batch (").append(sent.size()).append(") was sent");
+		return new DuplicateJobException(firstTopic, refusedIds, sent, message.toString());
 	}
 
 	private Map<String, List<String>> writeSlice(List<Prepared> slice) {

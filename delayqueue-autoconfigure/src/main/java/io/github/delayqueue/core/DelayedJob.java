@@ -26,6 +26,9 @@ import java.util.Map;
 public record DelayedJob<T>(String id, String topic, T payload, int attempt, Instant dueAt,
 		Map<String, String> headers) {
 
+	/**
+	 * Create a delivery, keeping an unmodifiable copy of the headers.
+	 */
 	public DelayedJob {
 		headers = Map.copyOf(headers);
 	}

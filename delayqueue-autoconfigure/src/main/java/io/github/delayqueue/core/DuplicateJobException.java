@@ -15,6 +15,8 @@ public class DuplicateJobException extends DelayQueueException {
 
 	private final List<String> jobIds;
 
+	private final List<String> sentJobIds;
+
 	/**
 	 * Create an exception for ids that a topic already holds.
 	 * @param topic the topic
@@ -22,9 +24,21 @@ public class DuplicateJobException extends DelayQueueException {
 	 * @param message the full message
 	 */
 	public DuplicateJobException(String topic, List<String> jobIds, String message) {
+		this(topic, jobIds, List.of(), message);
+	}
+
+	/**
+	 * Create an exception for ids of a batch that their topics already hold.
+	 * @param topic the topic of the first refused id
+	 * @param jobIds the refused ids
+	 * @param sentJobIds the ids of the batch's jobs that were sent
+	 * @param message the full message, naming every refused id with its topic
+	 */
+	public DuplicateJobException(String topic, List<String> jobIds, List<String> sentJobIds, String message) {
 		super(message);
 		this.topic = topic;
 		this.jobIds = List.copyOf(jobIds);
+		this.sentJobIds = List.copyOf(sentJobIds);
 	}
 
 	/**
@@ -38,7 +52,8 @@ public class DuplicateJobException extends DelayQueueException {
 	}
 
 	/**
-	 * Return the topic that refused the ids.
+	 * Return the topic that refused the ids; for a batch refused in several topics, the
+	 * topic of the first refused id (the message names each).
 	 * @return the topic
 	 */
 	public String getTopic() {
@@ -51,6 +66,15 @@ public class DuplicateJobException extends DelayQueueException {
 	 */
 	public List<String> getJobIds() {
 		return this.jobIds;
+	}
+
+	/**
+	 * Return the ids of the jobs of a batch that were sent despite the refusal, in the
+	 * order of the requests: the only way to learn the generated ones.
+	 * @return the sent ids, empty for a single job
+	 */
+	public List<String> getSentJobIds() {
+		return this.sentJobIds;
 	}
 
 }

@@ -22,6 +22,9 @@ import org.jspecify.annotations.Nullable;
 public record JobInfo(String id, String topic, JobState state, int attempts, Instant dueAt, Instant createdAt,
 		@Nullable String lastError, Map<String, String> headers, String payloadJson) {
 
+	/**
+	 * Create a job description, keeping an unmodifiable copy of the headers.
+	 */
 	public JobInfo {
 		headers = Map.copyOf(headers);
 	}

@@ -18,6 +18,10 @@ import java.util.List;
 public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff,
 		List<String> nonRetryable, Duration deadRetention) {
 
+	/**
+	 * Create a topic policy, keeping an unmodifiable copy of the non-retryable exception
+	 * class names.
+	 */
 	public TopicPolicy {
 		nonRetryable = List.copyOf(nonRetryable);
 	}

@@ -290,11 +290,21 @@ class DelayQueueTemplateTests {
 	@Test
 	void refusesOnlyTheDuplicatesOfABatchAndNamesThem() {
 		this.template.send(JobRequest.builder("a", "old").id("taken").build());
+		this.template.send(JobRequest.builder("c", "old").id("also-taken").build());
+		List<String> sent = new ArrayList<>();
 		assertThatExceptionOfType(DuplicateJobException.class)
 			.isThrownBy(() -> this.template.sendAll(List.of(JobRequest.builder("a", "new").id("taken").build(),
-					JobRequest.builder("a", "other").id("free").build(),
-					JobRequest.builder("b", "x").id("b1").build())))
-			.satisfies((ex) -> assertThat(ex.getJobIds()).containsExactly("taken"));
+					JobRequest.builder("a", "other").id("free").build(), JobRequest.builder("b", "x").id("b1").build(),
+					JobRequest.builder("c", "new").id("also-taken").build(), JobRequest.builder("c", "y").build())))
+			.withMessageContaining("topic 'a' [taken]")
+			.withMessageContaining("topic 'c' [also-taken]")
+			.satisfies((ex) -> {
+				assertThat(ex.getTopic()).isEqualTo("a");
+				assertThat(ex.getJobIds()).containsExactly("taken", "also-taken");
+				sent.addAll(ex.getSentJobIds());
+			});
+		assertThat(sent).hasSize(3).startsWith("free", "b1");
+		assertThat(this.template.find("c", sent.get(2)).orElseThrow().payloadJson()).isEqualTo("\"y\"");
 		assertThat(this.template.find("a", "free")).isPresent();
 		assertThat(this.template.find("b", "b1")).isPresent();
 		assertThat(this.template.find("a", "taken").orElseThrow().payloadJson()).isEqualTo("\"old\"");
