@@ -13,6 +13,7 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.GenericTypeResolver;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -81,6 +82,12 @@ public final class ListenerMethodAdapter {
 		else if (jobIndex >= 0) {
 			target = (parameters[jobIndex] instanceof ParameterizedType parameterized)
 					? parameterized.getActualTypeArguments()[0] : Object.class;
+		}
+		if (target != null) {
+			// A method inherited from a generic class names a type variable (T), which
+			// the
+			// bean's own class binds (class OrderListener extends Listener<Order>).
+			target = GenericTypeResolver.resolveType(target, AopUtils.getTargetClass(bean));
 		}
 		JavaType payloadType = (target != null) ? jsonMapper.getTypeFactory().constructType(target) : null;
 		return new ListenerMethodAdapter(bean, invocable, payloadIndex, jobIndex, payloadType, jsonMapper);

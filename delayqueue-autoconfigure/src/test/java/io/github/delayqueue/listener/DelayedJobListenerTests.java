@@ -123,6 +123,17 @@ class DelayedJobListenerTests {
 	}
 
 	@Test
+	void convertsPayloadsToTheTypeThatASubclassBindsToATypeVariable() {
+		this.runner.withUserConfiguration(InheritedListener.class).run((context) -> {
+			context.getBean(DelayQueueOperations.class).send("inherited", new Order(8, "CHF"));
+			context.getBean(DelayQueueOperations.class).send("inherited.job", new Order(9, "USD"));
+			Recorder recorder = context.getBean(Recorder.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> recorder.payloads.size() == 2);
+			assertThat(recorder.payloads).containsExactlyInAnyOrder(new Order(8, "CHF"), new Order(9, "USD"));
+		});
+	}
+
+	@Test
 	void retriesAfterTheConfiguredBackoffByTheRedisClock() {
 		this.runner.withUserConfiguration(FailingListener.class)
 			.withPropertyValues("delayqueue.topics.flaky.retry.max-attempts=3",
@@ -382,6 +393,44 @@ class DelayedJobListenerTests {
 					recorder.payloads.add(items);
 				}
 			};
+		}
+
+	}
+
+	abstract static class TypedHandler<T> {
+
+		final Recorder recorder;
+
+		TypedHandler(Recorder recorder) {
+			this.recorder = recorder;
+		}
+
+		@DelayedJobListener("inherited")
+		void on(T payload) {
+			this.recorder.payloads.add(payload);
+		}
+
+		@DelayedJobListener("inherited.job")
+		void onJob(DelayedJob<T> job) {
+			this.recorder.payloads.add(job.payload());
+		}
+
+	}
+
+	static class OrderHandler extends TypedHandler<Order> {
+
+		OrderHandler(Recorder recorder) {
+			super(recorder);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class InheritedListener extends RecorderConfiguration {
+
+		@Bean
+		OrderHandler inheritedHandler(Recorder recorder) {
+			return new OrderHandler(recorder);
 		}
 
 	}
