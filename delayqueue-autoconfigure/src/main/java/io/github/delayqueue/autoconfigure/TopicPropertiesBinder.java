@@ -1,8 +1,11 @@
 package io.github.delayqueue.autoconfigure;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import io.github.delayqueue.autoconfigure.DelayQueueProperties.TopicProperties;
 
@@ -29,17 +32,17 @@ final class TopicPropertiesBinder {
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("delayqueue.topics");
 
-	// Every setting a topic takes, in the uniform form that properties files, YAML and
-	// environment variables share (lower case, no dashes).
-	private static final Set<String> SETTINGS = Set.of("ttr", "concurrency", "retry.maxattempts", "retry.nonretryable",
-			"retry.backoff.delay", "retry.backoff.multiplier", "retry.backoff.maxdelay", "retry.backoff.jitter",
-			"retry.backoff.schedule", "deadletter.retention");
+	private static final List<String> SETTINGS = List.of("ttr", "concurrency", "retry.max-attempts",
+			"retry.non-retryable", "retry.backoff.delay", "retry.backoff.multiplier", "retry.backoff.max-delay",
+			"retry.backoff.jitter", "retry.backoff.schedule", "dead-letter.retention");
 
-	private static final Set<String> LIST_SETTINGS = Set.of("retry.nonretryable", "retry.backoff.schedule");
+	private static final Set<String> LIST_SETTINGS = Set.of("retry.non-retryable", "retry.backoff.schedule");
 
-	private static final String SETTINGS_LIST = "ttr, concurrency, retry.max-attempts, retry.non-retryable, "
-			+ "retry.backoff.delay, retry.backoff.multiplier, retry.backoff.max-delay, retry.backoff.jitter, "
-			+ "retry.backoff.schedule and dead-letter.retention";
+	// Both in the uniform form that properties files, YAML and environment variables
+	// share (lower case, no dashes), which is how keys are compared.
+	private static final Set<String> UNIFORM_SETTINGS = uniform(SETTINGS);
+
+	private static final Set<String> UNIFORM_LIST_SETTINGS = uniform(LIST_SETTINGS);
 
 	private TopicPropertiesBinder() {
 	}
@@ -75,7 +78,7 @@ final class TopicPropertiesBinder {
 		ConfigurationProperty property = source.getConfigurationProperty(name);
 		throw new InvalidConfigurationPropertyValueException(name.toString(),
 				(property != null) ? property.getValue() : null,
-				"No topic setting ends this key; a topic takes " + SETTINGS_LIST);
+				"No topic setting ends this key; a topic takes " + String.join(", ", SETTINGS));
 	}
 
 	// Whether the elements from 'from' to the end name a setting, with a list setting's
@@ -88,9 +91,13 @@ final class TopicPropertiesBinder {
 		}
 		String setting = path.toString();
 		if (i == name.getNumberOfElements()) {
-			return SETTINGS.contains(setting);
+			return UNIFORM_SETTINGS.contains(setting);
 		}
-		return i == name.getNumberOfElements() - 1 && LIST_SETTINGS.contains(setting);
+		return i == name.getNumberOfElements() - 1 && UNIFORM_LIST_SETTINGS.contains(setting);
+	}
+
+	private static Set<String> uniform(Collection<String> settings) {
+		return settings.stream().map((setting) -> setting.replace("-", "")).collect(Collectors.toUnmodifiableSet());
 	}
 
 }

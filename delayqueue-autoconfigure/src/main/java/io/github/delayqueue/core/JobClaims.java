@@ -32,8 +32,9 @@ public final class JobClaims {
 	public static final int MAX_ACK_BATCH = 1000;
 
 	/**
-	 * Most jobs one claim takes from the ready list; {@code claim.lua} holds to the same
-	 * bound, so that no claim can fail half-way for want of room in Lua.
+	 * Most jobs one claim takes from the ready list, whatever count it asks for:
+	 * {@code claim.lua} holds to this bound, so that no claim can fail half-way for want
+	 * of room in Lua.
 	 */
 	public static final int MAX_CLAIM_BATCH = 1000;
 
@@ -117,8 +118,8 @@ public final class JobClaims {
 		String receipt = k.claimReceipt(this.claimant + "-" + Thread.currentThread().getId());
 		List<Object> reply = this.scripts.run(DelayQueueScript.CLAIM,
 				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt),
-				(movedId != null) ? movedId : "", String.valueOf(Math.min(count, MAX_CLAIM_BATCH)),
-				String.valueOf(ttr.toMillis()), Long.toString(this.claimCalls.incrementAndGet(), 36));
+				(movedId != null) ? movedId : "", String.valueOf(count), String.valueOf(ttr.toMillis()),
+				Long.toString(this.claimCalls.incrementAndGet(), 36));
 		long now = JobStore.asLong(reply.get(0));
 		List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 1) / 3);
 		for (int i = 1; i + 2 < reply.size(); i += 3) {

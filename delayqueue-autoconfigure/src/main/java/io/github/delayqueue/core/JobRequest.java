@@ -202,10 +202,11 @@ public final class JobRequest {
 		 * @return this builder
 		 */
 		public Builder header(String name, String value) {
-			if (name == null || value == null) {
-				throw new InvalidJobException("Header "
-						+ ((name != null) ? "'" + name + "' needs a value" : "with value '" + value + "' needs a name")
-						+ ", not null");
+			if (name == null) {
+				throw new InvalidJobException("A header name must not be null (its value was '" + value + "')");
+			}
+			if (value == null) {
+				throw new InvalidJobException("Header '" + name + "' must have a value, not null");
 			}
 			this.headers.put(name, value);
 			return this;

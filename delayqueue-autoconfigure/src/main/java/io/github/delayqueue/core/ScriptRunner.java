@@ -110,46 +110,32 @@ public final class ScriptRunner {
 	 * @return each call's reply, in order
 	 */
 	public List<List<Object>> runPipelined(List<Call> calls) {
-		SharedConnectionScripts direct = this.direct;
-		if (direct != null && direct.isUsable()) {
-			return runBackToBack(direct, calls);
-		}
-		try {
-			return pipeline(calls);
-		}
-		catch (DataAccessException | DelayQueueException ex) {
-			if (!mentionsNoScript(ex)) {
-				throw ex;
-			}
-			// Redis lost its script cache (restart or SCRIPT FLUSH): load the scripts and
-			// go again.
-			// Running a call twice is safe: a call that failed with NOSCRIPT did nothing.
-			calls.stream().map(Call::script).distinct().forEach(this::load);
-			return pipeline(calls);
-		}
-	}
-
-	private List<List<Object>> runBackToBack(SharedConnectionScripts direct, List<Call> calls) {
 		List<SharedConnectionScripts.EncodedCall> encoded = new ArrayList<>(calls.size());
 		for (Call call : calls) {
 			encoded
 				.add(new SharedConnectionScripts.EncodedCall(call.script(), encode(call.keys()), encode(call.args())));
 		}
-		List<Object> outcomes = direct.evalShaEach(encoded);
+		SharedConnectionScripts direct = this.direct;
+		List<?> outcomes = (direct != null && direct.isUsable()) ? direct.evalShaEach(encoded) : pipeline(encoded);
 		List<List<Object>> replies = new ArrayList<>(outcomes.size());
 		for (int i = 0; i < outcomes.size(); i++) {
 			Object outcome = outcomes.get(i);
-			if (outcome instanceof DataAccessException ex) {
-				if (!mentionsNoScript(ex)) {
-					throw ex;
-				}
-				// Redis lost its script cache: this call did nothing, so it runs again
-				// alone, which loads the script; the calls that ran are not repeated.
+			if (!(outcome instanceof Throwable failure)) {
+				replies.add(decode((List<?>) outcome));
+			}
+			else if (mentionsNoScript(failure)) {
+				// Redis lost its script cache (restart or SCRIPT FLUSH): on the shared
+				// connection each call fails on its own, and this one did nothing, so it
+				// runs again alone, which loads the script; the calls that ran are not
+				// repeated.
 				SharedConnectionScripts.EncodedCall call = encoded.get(i);
 				replies.add(run(call.script(), call.keys(), call.args()));
 			}
+			else if (failure instanceof DataAccessException ex) {
+				throw ex;
+			}
 			else {
-				replies.add(decode((List<?>) outcome));
+				throw new DelayQueueException("Script failed: " + failure.getMessage(), failure);
 			}
 		}
 		return replies;
@@ -171,23 +157,32 @@ public final class ScriptRunner {
 			.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands().scriptLoad(script.body()));
 	}
 
-	private List<List<Object>> pipeline(List<Call> calls) {
-		List<Object> replies = this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
-			for (Call call : calls) {
-				byte[] sha = call.script().sha1();
-				byte[][] keysAndArgs = concat(encode(call.keys()), encode(call.args()));
-				connection.scriptingCommands().evalSha(sha, ReturnType.MULTI, call.keys().size(), keysAndArgs);
+	// Each call's reply. A pipeline that meets NOSCRIPT fails as a whole, without telling
+	// which calls ran, so the scripts are loaded and every call runs again. Nothing is
+	// stored twice, but an enqueue that had run reports its caller-chosen ids as
+	// duplicates; this path serves only factories that do not share their connection.
+	private List<?> pipeline(List<SharedConnectionScripts.EncodedCall> calls) {
+		try {
+			return pipelineOnce(calls);
+		}
+		catch (DataAccessException ex) {
+			if (!mentionsNoScript(ex)) {
+				throw ex;
+			}
+			calls.stream().map(SharedConnectionScripts.EncodedCall::script).distinct().forEach(this::load);
+			return pipelineOnce(calls);
+		}
+	}
+
+	private List<?> pipelineOnce(List<SharedConnectionScripts.EncodedCall> calls) {
+		return this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
+			for (SharedConnectionScripts.EncodedCall call : calls) {
+				connection.scriptingCommands()
+					.evalSha(call.script().sha1(), ReturnType.MULTI, call.keys().length,
+							concat(call.keys(), call.args()));
 			}
 			return null;
 		}, null);
-		List<List<Object>> result = new ArrayList<>(replies.size());
-		for (Object reply : replies) {
-			if (reply instanceof Throwable failure) {
-				throw new DelayQueueException("Script failed: " + failure.getMessage(), failure);
-			}
-			result.add(decode((List<?>) reply));
-		}
-		return result;
 	}
 
 	private static byte[][] encode(List<String> values) {

@@ -143,10 +143,11 @@ public class DelayedJobListenerAnnotationBeanPostProcessor implements BeanPostPr
 	// The method's class and name, numbered from the second listener on that is declared
 	// by the same method or one of its overloads (two beans of one class, say).
 	private String defaultId(Method method) {
-		String id = method.getDeclaringClass().getName() + "." + method.getName();
+		String base = method.getDeclaringClass().getName() + "." + method.getName();
 		DelayedJobListenerEndpointRegistry registry = this.registry.getObject();
+		String id = base;
 		for (int n = 2; registry.getListenerContainer(id) != null; n++) {
-			id = method.getDeclaringClass().getName() + "." + method.getName() + "#" + n;
+			id = base + "#" + n;
 		}
 		return id;
 	}
