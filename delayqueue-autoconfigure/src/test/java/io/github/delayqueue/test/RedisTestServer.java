@@ -16,6 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -23,9 +26,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * A real Redis server for tests: {@code redis-server} from the PATH when present, else
  * the Redis binary shipped inside the {@code com.github.codemonstur:embedded-redis} jar,
- * on a free port. Setting {@code DELAYQUEUE_TEST_REDIS_URL} (for example
- * {@code redis://localhost:6379}) points tests at an existing server instead; that server
- * is flushed between test classes.
+ * on a free port. {@code DELAYQUEUE_TEST_REDIS_SERVER} chooses the binary explicitly:
+ * {@code embedded} for the jar's (Redis 6.2) or the path of a {@code redis-server}, so
+ * that CI can run the suite against each Redis version it claims. Setting
+ * {@code DELAYQUEUE_TEST_REDIS_URL} (for example {@code redis://localhost:6379}) points
+ * tests at an existing server instead; that server is flushed between test classes. The
+ * first server a JVM uses is announced on standard output with its version.
  */
 public final class RedisTestServer implements AutoCloseable {
 
@@ -34,7 +40,20 @@ public final class RedisTestServer implements AutoCloseable {
 	 */
 	public static final String URL_VARIABLE = "DELAYQUEUE_TEST_REDIS_URL";
 
+	/**
+	 * Environment variable choosing the {@code redis-server} binary: {@value #EMBEDDED}
+	 * or a path.
+	 */
+	public static final String SERVER_VARIABLE = "DELAYQUEUE_TEST_REDIS_SERVER";
+
+	/**
+	 * The value of {@link #SERVER_VARIABLE} that selects the embedded-redis jar's binary.
+	 */
+	public static final String EMBEDDED = "embedded";
+
 	private static final String EMBEDDED_BINARY = "redis-server-6.2.6-v5-linux-amd64";
+
+	private static final AtomicBoolean announced = new AtomicBoolean();
 
 	private static volatile Path binary;
 
@@ -70,14 +89,20 @@ public final class RedisTestServer implements AutoCloseable {
 			String url = System.getenv(URL_VARIABLE);
 			if (url != null && !url.isBlank() && extraArgs.length == 0) {
 				URI uri = URI.create(url);
-				return new RedisTestServer(uri.getHost(), (uri.getPort() > 0) ? uri.getPort() : 6379, List.of(), true);
+				return announce(
+						new RedisTestServer(uri.getHost(), (uri.getPort() > 0) ? uri.getPort() : 6379, List.of(), true),
+						url);
 			}
-			if (!hasBinary() && DockerRedis.isAvailable()) {
-				return new RedisTestServer(DockerRedis.host(), DockerRedis.port(), List.of(), true);
+			// An explicit choice never falls back to Docker: a run meant to prove one
+			// Redis
+			// version must fail rather than quietly test another.
+			if (chosenBinary() == null && !hasBinary() && DockerRedis.isAvailable()) {
+				return announce(new RedisTestServer(DockerRedis.host(), DockerRedis.port(), List.of(), true),
+						"a Docker container");
 			}
 			RedisTestServer server = new RedisTestServer("127.0.0.1", freePort(), List.of(extraArgs), false);
 			server.startProcess();
-			return server;
+			return announce(server, binary().toString());
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot start a Redis server for tests", ex);
@@ -265,6 +290,30 @@ public final class RedisTestServer implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Print the version of the first server this JVM tests against, so that a build log
+	 * shows which Redis it proved.
+	 */
+	private static RedisTestServer announce(RedisTestServer server, String source) {
+		if (announced.compareAndSet(false, true)) {
+			System.out.println("delayqueue tests run against Redis " + server.version() + " (" + source + ")");
+		}
+		return server;
+	}
+
+	/**
+	 * Return the server's {@code redis_version}.
+	 * @return the version, or {@code "unknown"} when the server does not report one
+	 */
+	public String version() {
+		for (String line : command("INFO", "server").split("\r\n")) {
+			if (line.startsWith("redis_version:")) {
+				return line.substring("redis_version:".length());
+			}
+		}
+		return "unknown";
+	}
+
 	private static boolean hasBinary() {
 		try {
 			binary();
@@ -279,13 +328,36 @@ public final class RedisTestServer implements AutoCloseable {
 		if (binary != null) {
 			return binary;
 		}
+		String chosen = chosenBinary();
+		if (chosen != null && !chosen.equals(EMBEDDED)) {
+			Path candidate = Path.of(chosen);
+			if (!Files.isExecutable(candidate)) {
+				throw new IllegalStateException(SERVER_VARIABLE + "=" + chosen
+						+ " names no executable redis-server; use a path or '" + EMBEDDED + "'");
+			}
+			binary = candidate;
+			return binary;
+		}
+		binary = (chosen != null) ? embeddedBinary() : pathBinary();
+		return binary;
+	}
+
+	private static @Nullable String chosenBinary() {
+		String chosen = System.getenv(SERVER_VARIABLE);
+		return (chosen != null && !chosen.isBlank()) ? chosen.trim() : null;
+	}
+
+	private static Path pathBinary() {
 		for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
 			Path candidate = Path.of(dir, "redis-server");
 			if (Files.isExecutable(candidate)) {
-				binary = candidate;
-				return binary;
+				return candidate;
 			}
 		}
+		return embeddedBinary();
+	}
+
+	private static Path embeddedBinary() {
 		String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
 		String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
 		String resource = EMBEDDED_BINARY;
@@ -302,8 +374,7 @@ public final class RedisTestServer implements AutoCloseable {
 			Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
 			target.toFile().setExecutable(true);
 			target.toFile().deleteOnExit();
-			binary = target;
-			return binary;
+			return target;
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot extract the embedded Redis binary", ex);
