@@ -6,6 +6,9 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.github.delayqueue.aot.DelayedJobListenerReflectiveProcessor;
+
+import org.springframework.aot.hint.annotation.Reflective;
 import org.springframework.core.annotation.AliasFor;
 
 /**
@@ -40,11 +43,16 @@ import org.springframework.core.annotation.AliasFor;
  * later topic. A method that cannot be served (no topic, a bad topic name, two payload
  * parameters) fails application start-up with a message naming the method.
  *
+ * <p>
+ * Spring AOT registers the method and its payload type for reflection (the runtime hints
+ * a native image needs), so listeners need no hints of their own.
+ *
  * @author delayqueue contributors
  */
 @Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(DelayedJobListenerReflectiveProcessor.class)
 public @interface DelayedJobListener {
 
 	/**

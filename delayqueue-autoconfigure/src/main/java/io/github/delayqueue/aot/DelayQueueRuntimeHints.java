@@ -1,0 +1,27 @@
+package io.github.delayqueue.aot;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+
+/**
+ * Registers the Lua scripts, which are read from the classpath when the first script
+ * runs, so that a native image contains them. Listed in
+ * {@code META-INF/spring/aot.factories}.
+ *
+ * @author delayqueue contributors
+ */
+public class DelayQueueRuntimeHints implements RuntimeHintsRegistrar {
+
+	/**
+	 * Where the scripts live, one {@code .lua} resource per state transition.
+	 */
+	static final String SCRIPTS = "io/github/delayqueue/core/scripts/*.lua";
+
+	@Override
+	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
+		hints.resources().registerPattern(SCRIPTS);
+	}
+
+}
