@@ -94,8 +94,7 @@ public final class RedisTestServer implements AutoCloseable {
 						url);
 			}
 			// An explicit choice never falls back to Docker: a run meant to prove one
-			// Redis
-			// version must fail rather than quietly test another.
+			// Redis version must fail rather than quietly test another.
 			if (chosenBinary() == null && !hasBinary() && DockerRedis.isAvailable()) {
 				return announce(new RedisTestServer(DockerRedis.host(), DockerRedis.port(), List.of(), true),
 						"a Docker container");
