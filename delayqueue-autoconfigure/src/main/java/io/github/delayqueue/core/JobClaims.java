@@ -117,7 +117,7 @@ public final class JobClaims {
 		TopicKeys k = this.keys.topic(topic);
 		String receipt = k.claimReceipt(this.claimant + "-" + Thread.currentThread().getId());
 		List<Object> reply = this.scripts.run(DelayQueueScript.CLAIM,
-				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt),
+				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt, k.ghosts()),
 				(movedId != null) ? movedId : "", String.valueOf(count), String.valueOf(ttr.toMillis()),
 				Long.toString(this.claimCalls.incrementAndGet(), 36));
 		long now = JobStore.asLong(reply.get(0));

@@ -130,7 +130,7 @@ public final class JobStore {
 		TopicKeys k = this.keys.topic(topic);
 		return asLong(this.scripts
 			.run(DelayQueueScript.CANCEL,
-					List.of(k.delayed(), k.ready(), k.claiming(), k.jobs(), k.attempts(), k.errors()), id)
+					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(), k.ghosts()), id)
 			.get(0)) == 1;
 	}
 
@@ -144,8 +144,8 @@ public final class JobStore {
 	public long reschedule(String topic, String id, Duration delay) {
 		TopicKeys k = this.keys.topic(topic);
 		List<Object> reply = this.scripts.run(DelayQueueScript.RESCHEDULE,
-				List.of(k.delayed(), k.ready(), k.claiming(), k.jobs()), id, String.valueOf(delay.toMillis()),
-				this.keys.wakeChannel(), topic);
+				List.of(k.jobs(), k.delayed(), k.ready(), k.running(), k.dead(), k.ghosts()), id,
+				String.valueOf(delay.toMillis()), this.keys.wakeChannel(), topic);
 		return (asLong(reply.get(0)) == 1) ? asLong(reply.get(1)) : -1;
 	}
 
@@ -174,7 +174,7 @@ public final class JobStore {
 	public TopicStats stats(String topic) {
 		TopicKeys k = this.keys.topic(topic);
 		List<Object> reply = this.scripts.run(DelayQueueScript.COUNT_STATES,
-				List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead()));
+				List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead(), k.ghosts()));
 		return new TopicStats(topic, asLong(reply.get(0)), asLong(reply.get(1)), asLong(reply.get(2)),
 				asLong(reply.get(3)));
 	}
