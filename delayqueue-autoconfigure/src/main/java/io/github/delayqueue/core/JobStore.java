@@ -108,7 +108,7 @@ public final class JobStore {
 	 * @param topic the topic
 	 */
 	public void registerTopic(String topic) {
-		this.scripts.redis().opsForSet().add(this.keys.topicSet(), topic);
+		this.scripts.addToSet(this.keys.topicSet(), topic);
 	}
 
 	/**
@@ -116,8 +116,7 @@ public final class JobStore {
 	 * @return the topics, sorted
 	 */
 	public Set<String> topics() {
-		Set<String> members = this.scripts.redis().opsForSet().members(this.keys.topicSet());
-		return (members != null) ? new TreeSet<>(members) : Set.of();
+		return new TreeSet<>(this.scripts.members(this.keys.topicSet()));
 	}
 
 	/**
