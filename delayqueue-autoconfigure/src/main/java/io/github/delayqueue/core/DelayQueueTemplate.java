@@ -30,6 +30,15 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 */
 	public static final int BATCH_SLICE = 1000;
 
+	/**
+	 * Most characters of job data (ids, due times and records, payloads included) written
+	 * in one round trip by {@link #sendAll(Collection)}, about 4 MB of JSON: a slice of a
+	 * thousand large payloads would otherwise be one call of a gigabyte, which Redis
+	 * takes in one piece while every other client waits. A job larger than this goes
+	 * alone.
+	 */
+	public static final int BATCH_SLICE_CHARS = 4 * 1024 * 1024;
+
 	private static final int ID_CLASH_RETRIES = 3;
 
 	/**
@@ -163,15 +172,31 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 		registerTopics(prepared);
 		Map<String, List<String>> refused = new LinkedHashMap<>();
-		for (int from = 0; from < prepared.size(); from += BATCH_SLICE) {
-			List<Prepared> slice = prepared.subList(from, Math.min(from + BATCH_SLICE, prepared.size()));
-			writeSlice(slice)
+		for (int from = 0; from < prepared.size();) {
+			int to = sliceEnd(prepared, from);
+			writeSlice(prepared.subList(from, to))
 				.forEach((topic, ids) -> refused.computeIfAbsent(topic, (t) -> new ArrayList<>()).addAll(ids));
+			from = to;
 		}
 		if (!refused.isEmpty()) {
 			throw refusal(prepared, refused);
 		}
 		return prepared.stream().map(Prepared::id).toList();
+	}
+
+	// Where the slice that starts at from ends: at most BATCH_SLICE jobs and
+	// BATCH_SLICE_CHARS characters, and one job at least.
+	private static int sliceEnd(List<Prepared> jobs, int from) {
+		long chars = 0;
+		int to = from;
+		while (to < jobs.size() && to - from < BATCH_SLICE) {
+			chars += jobs.get(to).encodedLength();
+			if (chars > BATCH_SLICE_CHARS && to > from) {
+				break;
+			}
+			to++;
+		}
+		return to;
 	}
 
 	private static DuplicateJobException refusal(List<Prepared> prepared, Map<String, List<String>> refused) {
@@ -430,6 +455,10 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 		boolean generatedId() {
 			return this.generatedId;
+		}
+
+		long encodedLength() {
+			return (long) this.id.length() + this.due.length() + this.tail.length();
 		}
 
 		JobStore.EncodedJob encoded() {

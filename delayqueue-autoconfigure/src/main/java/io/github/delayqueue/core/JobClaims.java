@@ -216,9 +216,17 @@ public final class JobClaims {
 	 */
 	public long unclaim(String topic, List<String> ids) {
 		TopicKeys k = this.keys.topic(topic);
-		return JobStore.asLong(this.scripts
-			.run(DelayQueueScript.REQUEUE_ORPHANS, List.of(k.claiming(), k.ready()), ids.toArray(String[]::new))
-			.get(0));
+		long requeued = 0;
+		// Each id costs the script a search of the claiming list: bounded slices keep
+		// every
+		// call short.
+		for (int from = 0; from < ids.size(); from += MAX_ACK_BATCH) {
+			List<String> slice = ids.subList(from, Math.min(from + MAX_ACK_BATCH, ids.size()));
+			requeued += JobStore.asLong(this.scripts
+				.run(DelayQueueScript.REQUEUE_ORPHANS, List.of(k.claiming(), k.ready()), slice.toArray(String[]::new))
+				.get(0));
+		}
+		return requeued;
 	}
 
 	private static byte[] bytes(String value) {

@@ -21,7 +21,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class JobStore {
 
+	/**
+	 * Most jobs one script call reads or changes for a management operation.
+	 */
 	private static final int MANAGEMENT_BATCH = 500;
+
+	/**
+	 * Most dead jobs one script call reads; {@link #deadJobs} pages past it.
+	 */
+	public static final int MAX_READ_PAGE = 1000;
 
 	private final ScriptRunner scripts;
 
@@ -179,7 +187,9 @@ public final class JobStore {
 	}
 
 	/**
-	 * Read a page of dead jobs.
+	 * Read a page of dead jobs, at most {@link #MAX_READ_PAGE} per script call: a larger
+	 * page is read in several calls, so that no call holds Redis for long, and is then
+	 * not one atomic snapshot.
 	 * @param topic the topic
 	 * @param offset how many to skip
 	 * @param count how many at most
@@ -187,12 +197,24 @@ public final class JobStore {
 	 */
 	public List<JobInfo> deadJobs(String topic, int offset, int count) {
 		TopicKeys k = this.keys.topic(topic);
-		List<Object> reply = this.scripts.run(DelayQueueScript.READ_DEAD,
-				List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), String.valueOf(offset), String.valueOf(count));
-		List<JobInfo> jobs = new ArrayList<>(reply.size() / 4);
-		for (int i = 0; i + 3 < reply.size(); i += 4) {
-			jobs.add(info(topic, (String) reply.get(i), (String) reply.get(i + 1), JobState.DEAD,
-					(int) asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
+		List<String> scriptKeys = List.of(k.dead(), k.jobs(), k.attempts(), k.errors());
+		List<JobInfo> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
+		long next = offset;
+		int left = count;
+		while (left > 0) {
+			int wanted = Math.min(left, MAX_READ_PAGE);
+			List<Object> reply = this.scripts.run(DelayQueueScript.READ_DEAD, scriptKeys, String.valueOf(next),
+					String.valueOf(wanted));
+			for (int i = 0; i + 3 < reply.size(); i += 4) {
+				jobs.add(info(topic, (String) reply.get(i), (String) reply.get(i + 1), JobState.DEAD,
+						(int) asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
+			}
+			int read = reply.size() / 4;
+			if (read < wanted) {
+				break;
+			}
+			next += read;
+			left -= read;
 		}
 		return jobs;
 	}
