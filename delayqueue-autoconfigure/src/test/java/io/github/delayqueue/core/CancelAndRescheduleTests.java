@@ -217,6 +217,24 @@ class CancelAndRescheduleTests {
 	}
 
 	@Test
+	void aClaimThatRedisRunsTwiceHandsOverItsFirstJobsAndDropsNoGhostTwice() {
+		this.template.send(JobRequest.builder("orders", "gone").id("gone").build());
+		this.template.send(JobRequest.builder("orders", "kept").id("kept").build());
+		assertThat(this.template.cancel("orders", "gone")).isTrue();
+		this.template.send(JobRequest.builder("orders", "again").id("gone").build());
+		this.template.send(JobRequest.builder("orders", "later").id("later").build());
+
+		// The same call (same token) twice, as a client resends it after a lost reply.
+		List<Object> first = rawClaim("orders", "call-1", 3);
+		List<Object> second = rawClaim("orders", "call-1", 3);
+
+		assertThat(first.subList(1, first.size())).isEqualTo(second.subList(1, second.size()));
+		assertThat(first).contains("kept", "gone").doesNotContain("later", -1L);
+		assertThat(ghosts("orders")).isEmpty();
+		assertThat(claimAll("orders")).extracting(ClaimedJob::id).containsExactly("later");
+	}
+
+	@Test
 	void cancelsWithoutSearchingALongReadyList() {
 		// A dedicated server: the command statistics are reset and read, for the whole
 		// server.
@@ -284,6 +302,14 @@ class CancelAndRescheduleTests {
 		}
 		while (!claimed.isEmpty() || this.fixture.redis().opsForList().size("{dq:" + topic + "}:ready") > 0);
 		return all;
+	}
+
+	// The claim script called as JobClaims calls it, with a token of the test's choosing.
+	private List<Object> rawClaim(String topic, String token, int count) {
+		TopicKeys k = this.fixture.keys().topic(topic);
+		return this.fixture.scripts()
+			.run(DelayQueueScript.CLAIM, List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(),
+					k.claimReceipt("test"), k.ghosts()), "", String.valueOf(count), "60000", token);
 	}
 
 	private void sweep(String topic) {
