@@ -31,13 +31,12 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	public static final int BATCH_SLICE = 1000;
 
 	/**
-	 * Most characters of job data (ids, due times and records, payloads included) written
-	 * in one round trip by {@link #sendAll(Collection)}, about 4 MB of JSON: a slice of a
-	 * thousand large payloads would otherwise be one call of a gigabyte, which Redis
-	 * takes in one piece while every other client waits. A job larger than this goes
-	 * alone.
+	 * Most bytes of job data (ids, due times and records, payloads included, in UTF-8)
+	 * written in one round trip by {@link #sendAll(Collection)}: a slice of a thousand
+	 * large payloads would otherwise be one call of a gigabyte, which Redis takes in one
+	 * piece while every other client waits. A job larger than this goes alone.
 	 */
-	public static final int BATCH_SLICE_CHARS = 4 * 1024 * 1024;
+	public static final int BATCH_SLICE_BYTES = 4 * 1024 * 1024;
 
 	private static final int ID_CLASH_RETRIES = 3;
 
@@ -185,13 +184,13 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	}
 
 	// Where the slice that starts at from ends: at most BATCH_SLICE jobs and
-	// BATCH_SLICE_CHARS characters, and one job at least.
+	// BATCH_SLICE_BYTES bytes, and one job at least.
 	private static int sliceEnd(List<Prepared> jobs, int from) {
-		long chars = 0;
+		long bytes = 0;
 		int to = from;
 		while (to < jobs.size() && to - from < BATCH_SLICE) {
-			chars += jobs.get(to).encodedLength();
-			if (chars > BATCH_SLICE_CHARS && to > from) {
+			bytes += jobs.get(to).encodedBytes();
+			if (bytes > BATCH_SLICE_BYTES && to > from) {
 				break;
 			}
 			to++;
@@ -457,8 +456,22 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			return this.generatedId;
 		}
 
-		long encodedLength() {
-			return (long) this.id.length() + this.due.length() + this.tail.length();
+		long encodedBytes() {
+			return utf8Length(this.id) + utf8Length(this.due) + utf8Length(this.tail);
+		}
+
+		// Counted rather than encoded: the encoding happens once, when the slice is sent.
+		private static long utf8Length(String value) {
+			long bytes = value.length();
+			for (int i = 0; i < value.length(); i++) {
+				char c = value.charAt(i);
+				if (c >= 0x80) {
+					// Two bytes up to U+07FF, three above; a surrogate pair is four in
+					// all.
+					bytes += (c < 0x800 || Character.isSurrogate(c)) ? 1 : 2;
+				}
+			}
+			return bytes;
 		}
 
 		JobStore.EncodedJob encoded() {

@@ -64,6 +64,23 @@ class BoundedCallsTests {
 	}
 
 	@Test
+	void countsTheSliceInBytesNotCharacters() {
+		this.template.setMaxPayloadBytes(2 * 1024 * 1024);
+		// 1.4 MB in UTF-8, 0.7 M characters: two jobs fit in 4 MB, three do not.
+		String accented = "\u00e9".repeat(700 * 1024);
+		List<JobRequest> requests = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			requests.add(JobRequest.builder("accented", accented).build());
+		}
+		this.template.send("accented", "registers the topic");
+		this.server.command("CONFIG", "RESETSTAT");
+
+		assertThat(this.template.sendAll(requests)).hasSize(10);
+
+		assertThat(evalShaCalls()).isEqualTo(5);
+	}
+
+	@Test
 	void sendsSmallJobsAThousandPerCall() {
 		List<JobRequest> requests = new ArrayList<>();
 		for (int i = 0; i < 2500; i++) {
