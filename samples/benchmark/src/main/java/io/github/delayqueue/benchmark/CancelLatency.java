@@ -2,7 +2,10 @@ package io.github.delayqueue.benchmark;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.github.delayqueue.core.DelayQueueScript;
 import org.HdrHistogram.Histogram;
@@ -80,8 +83,7 @@ final class CancelLatency {
 	 * Measure cancels with a ready list of a given length.
 	 * @param ready ids in the ready list
 	 * @param samples cancels measured per case and script
-	 * @return the latencies in microseconds: done job with this version's script and the
-	 * previous one, then READY job likewise
+	 * @return the latencies in microseconds
 	 */
 	Result measure(int ready, int samples) {
 		this.redis.flushAll();
@@ -96,51 +98,42 @@ final class CancelLatency {
 				connection.call("EVAL", FILL, "2", BASE + "ready", BASE + "jobs", String.valueOf(from),
 						String.valueOf(Math.min(ready, from + 99_999)), String.valueOf(step));
 			}
-			int pairs = targets / 2;
-			Histogram doneNow = histogram();
-			Histogram donePrevious = histogram();
-			Histogram readyNow = histogram();
-			Histogram readyPrevious = histogram();
+			Result result = new Result(new Latency(), new Latency(), new Latency(), new Latency());
 			// Warm-up: the first calls pay for the script cache and the JIT.
 			for (int i = 0; i < 20; i++) {
 				cancelNow(connection, current, "warm-" + i);
 			}
+			// The scripts take turns, each going first every other time, so that a change
+			// in the machine's load weighs on both alike.
 			for (int i = 0; i < samples; i++) {
-				boolean nowFirst = i % 2 == 0;
 				String done = "done-" + i;
-				time(connection, nowFirst, done, current, previous, doneNow, donePrevious);
+				Runnable now = () -> result.doneNow().record(connection, () -> cancelNow(connection, current, done));
+				Runnable before = () -> result.donePrevious()
+					.record(connection, () -> cancelPrevious(connection, previous, done));
+				inTurns(i, now, before);
 			}
-			for (int i = 0; i < pairs; i++) {
-				boolean nowFirst = i % 2 == 0;
+			for (int i = 0; i < targets / 2; i++) {
 				// Neighbouring READY jobs: each script cancels one at the same depth.
-				timeReady(connection, nowFirst, "ready-" + (2 * i + 1), "ready-" + (2 * i + 2), current, previous,
-						readyNow, readyPrevious);
+				String forNow = "ready-" + (2 * i + 1);
+				String forPrevious = "ready-" + (2 * i + 2);
+				Runnable now = () -> result.readyNow()
+					.record(connection, () -> expect(cancelNow(connection, current, forNow), forNow));
+				Runnable before = () -> result.readyPrevious()
+					.record(connection, () -> expect(cancelPrevious(connection, previous, forPrevious), forPrevious));
+				inTurns(i, now, before);
 			}
-			return new Result(doneNow, donePrevious, readyNow, readyPrevious);
+			return result;
 		}
 	}
 
-	private static void time(RespConnection connection, boolean nowFirst, String id, String current, String previous,
-			Histogram now, Histogram before) {
-		if (nowFirst) {
-			now.recordValue(timed(() -> cancelNow(connection, current, id)));
-			before.recordValue(timed(() -> cancelPrevious(connection, previous, id)));
+	private static void inTurns(int i, Runnable now, Runnable before) {
+		if (i % 2 == 0) {
+			now.run();
+			before.run();
 		}
 		else {
-			before.recordValue(timed(() -> cancelPrevious(connection, previous, id)));
-			now.recordValue(timed(() -> cancelNow(connection, current, id)));
-		}
-	}
-
-	private static void timeReady(RespConnection connection, boolean nowFirst, String forNow, String forPrevious,
-			String current, String previous, Histogram now, Histogram before) {
-		if (nowFirst) {
-			now.recordValue(timed(() -> expect(cancelNow(connection, current, forNow), forNow)));
-			before.recordValue(timed(() -> expect(cancelPrevious(connection, previous, forPrevious), forPrevious)));
-		}
-		else {
-			before.recordValue(timed(() -> expect(cancelPrevious(connection, previous, forPrevious), forPrevious)));
-			now.recordValue(timed(() -> expect(cancelNow(connection, current, forNow), forNow)));
+			before.run();
+			now.run();
 		}
 	}
 
@@ -160,26 +153,17 @@ final class CancelLatency {
 				BASE + "attempts", BASE + "errors", id);
 	}
 
-	private static long timed(Runnable call) {
-		long start = System.nanoTime();
-		call.run();
-		return Math.max(1, TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start));
-	}
-
-	private static Histogram histogram() {
-		return new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
-	}
-
 	/**
-	 * Report the figures as rows: p50 and p99 of each case, this version's script and the
-	 * previous one side by side in the delayqueue column.
+	 * Report the figures as rows: p50 and p99 of each case, as the client saw them and as
+	 * Redis spent them, this version's script and the previous one side by side in the
+	 * delayqueue column.
 	 * @param ready the length of the ready list
 	 * @param result the latencies
 	 * @return the rows
 	 */
 	static List<Report.Row> rows(int ready, Result result) {
 		List<Report.Row> rows = new ArrayList<>();
-		String size = String.format(java.util.Locale.ROOT, "%,d", ready);
+		String size = String.format(Locale.ROOT, "%,d", ready);
 		add(rows, "8a. cancel of a done job, " + size + " ready, this version (no list search)", result.doneNow());
 		add(rows, "8b. cancel of a done job, " + size + " ready, previous LREM script", result.donePrevious());
 		add(rows, "8c. cancel of a READY job, " + size + " ready, this version (ghost)", result.readyNow());
@@ -187,20 +171,57 @@ final class CancelLatency {
 		return rows;
 	}
 
-	private static void add(List<Report.Row> rows, String scenario, Histogram latency) {
-		rows.add(new Report.Row(scenario + ": p50", "µs", (double) latency.getValueAtPercentile(50), null, null));
-		rows.add(new Report.Row(scenario + ": p99", "µs", (double) latency.getValueAtPercentile(99), null, null));
+	private static void add(List<Report.Row> rows, String scenario, Latency latency) {
+		rows.add(new Report.Row(scenario + ": round trip p50", "µs", (double) latency.client().getValueAtPercentile(50),
+				null, null));
+		rows.add(new Report.Row(scenario + ": round trip p99", "µs", (double) latency.client().getValueAtPercentile(99),
+				null, null));
+		rows.add(new Report.Row(scenario + ": Redis busy p50", "µs", (double) latency.redis().getValueAtPercentile(50),
+				null, null));
+		rows.add(new Report.Row(scenario + ": Redis busy p99", "µs", (double) latency.redis().getValueAtPercentile(99),
+				null, null));
 	}
 
 	/**
-	 * Latencies of one ready-list length, in microseconds.
+	 * Latencies of one ready-list length.
 	 *
 	 * @param doneNow cancel of a done job, this version
 	 * @param donePrevious cancel of a done job, previous script
 	 * @param readyNow cancel of a READY job, this version
 	 * @param readyPrevious cancel of a READY job, previous script
 	 */
-	record Result(Histogram doneNow, Histogram donePrevious, Histogram readyNow, Histogram readyPrevious) {
+	record Result(Latency doneNow, Latency donePrevious, Latency readyNow, Latency readyPrevious) {
+
+	}
+
+	/**
+	 * The latencies of one case, in microseconds: the round trip the client saw, and the
+	 * time Redis spent in the script (from {@code INFO commandstats}, read around each
+	 * call), which is how long every other client waited.
+	 *
+	 * @param client round trips
+	 * @param redis time in Redis
+	 */
+	record Latency(Histogram client, Histogram redis) {
+
+		private static final Pattern EVALSHA_MICROS = Pattern.compile("cmdstat_evalsha:calls=\\d+,usec=(\\d+)");
+
+		Latency() {
+			this(new Histogram(TimeUnit.SECONDS.toMicros(60), 3), new Histogram(TimeUnit.SECONDS.toMicros(60), 3));
+		}
+
+		void record(RespConnection connection, Runnable call) {
+			long redisBefore = evalShaMicros(connection);
+			long start = System.nanoTime();
+			call.run();
+			this.client.recordValue(Math.max(1, TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start)));
+			this.redis.recordValue(Math.max(0, evalShaMicros(connection) - redisBefore));
+		}
+
+		private static long evalShaMicros(RespConnection connection) {
+			Matcher micros = EVALSHA_MICROS.matcher((String) connection.call("INFO", "commandstats"));
+			return micros.find() ? Long.parseLong(micros.group(1)) : 0;
+		}
 
 	}
 

@@ -43,8 +43,9 @@ class BenchmarkApplicationTests {
 				assertThat(row.raw()).as(row.scenario()).isPositive();
 			}
 			else if (row.scenario().startsWith("8")) {
-				// Latencies of our scripts, this version's and the previous one's.
-				assertThat(row.ours()).as(row.scenario()).isPositive();
+				// Latencies of our scripts, this version's and the previous one's; Redis
+				// may spend less than a microsecond on one.
+				assertThat(row.ours()).as(row.scenario()).isNotNegative();
 				assertThat(row.redisson()).as(row.scenario()).isNull();
 			}
 			else if (row.unit().equals("jobs/s") || row.unit().equals("bytes")) {
@@ -57,8 +58,12 @@ class BenchmarkApplicationTests {
 			}
 		}
 		assertThat(report.row("2a. burst of 500 due at once, 8 consumers: due time to last ack").raw()).isPositive();
-		assertThat(report.rows()).filteredOn((row) -> row.scenario().startsWith("8")).hasSize(2 * 8);
-		assertThat(report.row("8d. cancel of a READY job, 1,000 ready, previous LREM script: p99")).isNotNull();
+		// Two sizes, four cases, four figures each.
+		assertThat(report.rows()).filteredOn((row) -> row.scenario().startsWith("8")).hasSize(2 * 4 * 4);
+		assertThat(report.row("8d. cancel of a READY job, 1,000 ready, previous LREM script: round trip p99").ours())
+			.isPositive();
+		assertThat(report.row("8b. cancel of a done job, 1,000 ready, previous LREM script: Redis busy p50"))
+			.isNotNull();
 		String markdown = Files.readString(this.output.resolve("benchmark.md"));
 		assertThat(markdown).contains("| Scenario | Unit | delayqueue | Redisson |", "CPU cores", "Redis");
 		JsonNode json = JsonMapper.builder().build().readTree(this.output.resolve("benchmark.json").toFile());
