@@ -52,11 +52,11 @@ public final class DelayQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ScriptRunner delayQueueScriptRunner(RedisConnectionFactory connectionFactory) {
+	ScriptRunner delayQueueScriptRunner(RedisConnectionFactory connectionFactory, DelayQueueProperties properties) {
 		// A template of our own: the application's may carry serializers we must not use.
 		StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
 		redis.afterPropertiesSet();
-		return new ScriptRunner(redis);
+		return new ScriptRunner(redis, properties.getCommandTimeout());
 	}
 
 	@Bean

@@ -38,6 +38,12 @@ public class DelayQueueProperties implements InitializingBean {
 	 */
 	private DataSize maxPayloadSize = DataSize.ofMegabytes(1);
 
+	/**
+	 * Longest the starter's own Redis calls wait for a reply; at most
+	 * spring.data.redis.timeout.
+	 */
+	private Duration commandTimeout = Duration.ofSeconds(5);
+
 	private final Scheduler scheduler = new Scheduler();
 
 	private final Listener listener = new Listener();
@@ -73,6 +79,7 @@ public class DelayQueueProperties implements InitializingBean {
 			throw new InvalidConfigurationPropertyValueException("delayqueue.scheduler.batch-size",
 					this.scheduler.batchSize, "The batch size must be at least 1");
 		}
+		positive("delayqueue.command-timeout", this.commandTimeout);
 		positive("delayqueue.scheduler.max-sleep", this.scheduler.maxSleep);
 		positive("delayqueue.scheduler.idle-max-sleep", this.scheduler.idleMaxSleep);
 		positive("delayqueue.scheduler.orphan-check-interval", this.scheduler.orphanCheckInterval);
@@ -116,6 +123,14 @@ public class DelayQueueProperties implements InitializingBean {
 
 	public void setMaxPayloadSize(DataSize maxPayloadSize) {
 		this.maxPayloadSize = maxPayloadSize;
+	}
+
+	public Duration getCommandTimeout() {
+		return this.commandTimeout;
+	}
+
+	public void setCommandTimeout(Duration commandTimeout) {
+		this.commandTimeout = commandTimeout;
 	}
 
 	public Scheduler getScheduler() {

@@ -30,6 +30,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 */
 	public static final int BATCH_SLICE = 1000;
 
+	/**
+	 * Most bytes of job data (ids, due times and records, payloads included, in UTF-8)
+	 * written in one round trip by {@link #sendAll(Collection)}: a slice of a thousand
+	 * large payloads would otherwise be one call of a gigabyte, which Redis takes in one
+	 * piece while every other client waits. A job larger than this goes alone.
+	 */
+	public static final int BATCH_SLICE_BYTES = 4 * 1024 * 1024;
+
 	private static final int ID_CLASH_RETRIES = 3;
 
 	/**
@@ -163,15 +171,31 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 		registerTopics(prepared);
 		Map<String, List<String>> refused = new LinkedHashMap<>();
-		for (int from = 0; from < prepared.size(); from += BATCH_SLICE) {
-			List<Prepared> slice = prepared.subList(from, Math.min(from + BATCH_SLICE, prepared.size()));
-			writeSlice(slice)
+		for (int from = 0; from < prepared.size();) {
+			int to = sliceEnd(prepared, from);
+			writeSlice(prepared.subList(from, to))
 				.forEach((topic, ids) -> refused.computeIfAbsent(topic, (t) -> new ArrayList<>()).addAll(ids));
+			from = to;
 		}
 		if (!refused.isEmpty()) {
 			throw refusal(prepared, refused);
 		}
 		return prepared.stream().map(Prepared::id).toList();
+	}
+
+	// Where the slice that starts at from ends: at most BATCH_SLICE jobs and
+	// BATCH_SLICE_BYTES bytes, and one job at least.
+	private static int sliceEnd(List<Prepared> jobs, int from) {
+		long bytes = 0;
+		int to = from;
+		while (to < jobs.size() && to - from < BATCH_SLICE) {
+			bytes += jobs.get(to).encodedBytes();
+			if (bytes > BATCH_SLICE_BYTES && to > from) {
+				break;
+			}
+			to++;
+		}
+		return to;
 	}
 
 	private static DuplicateJobException refusal(List<Prepared> prepared, Map<String, List<String>> refused) {
@@ -430,6 +454,24 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 		boolean generatedId() {
 			return this.generatedId;
+		}
+
+		long encodedBytes() {
+			return utf8Length(this.id) + utf8Length(this.due) + utf8Length(this.tail);
+		}
+
+		// Counted rather than encoded: the encoding happens once, when the slice is sent.
+		private static long utf8Length(String value) {
+			long bytes = value.length();
+			for (int i = 0; i < value.length(); i++) {
+				char c = value.charAt(i);
+				if (c >= 0x80) {
+					// Two bytes up to U+07FF, three above; a surrogate pair is four in
+					// all.
+					bytes += (c < 0x800 || Character.isSurrogate(c)) ? 1 : 2;
+				}
+			}
+			return bytes;
 		}
 
 		JobStore.EncodedJob encoded() {

@@ -117,7 +117,7 @@ public final class JobClaims {
 		TopicKeys k = this.keys.topic(topic);
 		String receipt = k.claimReceipt(this.claimant + "-" + Thread.currentThread().getId());
 		List<Object> reply = this.scripts.run(DelayQueueScript.CLAIM,
-				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt),
+				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt, k.ghosts()),
 				(movedId != null) ? movedId : "", String.valueOf(count), String.valueOf(ttr.toMillis()),
 				Long.toString(this.claimCalls.incrementAndGet(), 36));
 		long now = JobStore.asLong(reply.get(0));
@@ -216,9 +216,17 @@ public final class JobClaims {
 	 */
 	public long unclaim(String topic, List<String> ids) {
 		TopicKeys k = this.keys.topic(topic);
-		return JobStore.asLong(this.scripts
-			.run(DelayQueueScript.REQUEUE_ORPHANS, List.of(k.claiming(), k.ready()), ids.toArray(String[]::new))
-			.get(0));
+		long requeued = 0;
+		// Each id costs the script a search of the claiming list: bounded slices keep
+		// every
+		// call short.
+		for (int from = 0; from < ids.size(); from += MAX_ACK_BATCH) {
+			List<String> slice = ids.subList(from, Math.min(from + MAX_ACK_BATCH, ids.size()));
+			requeued += JobStore.asLong(this.scripts
+				.run(DelayQueueScript.REQUEUE_ORPHANS, List.of(k.claiming(), k.ready()), slice.toArray(String[]::new))
+				.get(0));
+		}
+		return requeued;
 	}
 
 	private static byte[] bytes(String value) {

@@ -21,7 +21,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class JobStore {
 
+	/**
+	 * Most jobs one script call reads or changes for a management operation.
+	 */
 	private static final int MANAGEMENT_BATCH = 500;
+
+	/**
+	 * Most dead jobs one script call reads; {@link #deadJobs} pages past it.
+	 */
+	public static final int MAX_READ_PAGE = 1000;
 
 	private final ScriptRunner scripts;
 
@@ -108,7 +116,7 @@ public final class JobStore {
 	 * @param topic the topic
 	 */
 	public void registerTopic(String topic) {
-		this.scripts.redis().opsForSet().add(this.keys.topicSet(), topic);
+		this.scripts.addToSet(this.keys.topicSet(), topic);
 	}
 
 	/**
@@ -116,8 +124,7 @@ public final class JobStore {
 	 * @return the topics, sorted
 	 */
 	public Set<String> topics() {
-		Set<String> members = this.scripts.redis().opsForSet().members(this.keys.topicSet());
-		return (members != null) ? new TreeSet<>(members) : Set.of();
+		return new TreeSet<>(this.scripts.members(this.keys.topicSet()));
 	}
 
 	/**
@@ -130,7 +137,7 @@ public final class JobStore {
 		TopicKeys k = this.keys.topic(topic);
 		return asLong(this.scripts
 			.run(DelayQueueScript.CANCEL,
-					List.of(k.delayed(), k.ready(), k.claiming(), k.jobs(), k.attempts(), k.errors()), id)
+					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(), k.ghosts()), id)
 			.get(0)) == 1;
 	}
 
@@ -144,8 +151,8 @@ public final class JobStore {
 	public long reschedule(String topic, String id, Duration delay) {
 		TopicKeys k = this.keys.topic(topic);
 		List<Object> reply = this.scripts.run(DelayQueueScript.RESCHEDULE,
-				List.of(k.delayed(), k.ready(), k.claiming(), k.jobs()), id, String.valueOf(delay.toMillis()),
-				this.keys.wakeChannel(), topic);
+				List.of(k.jobs(), k.delayed(), k.ready(), k.running(), k.dead(), k.ghosts()), id,
+				String.valueOf(delay.toMillis()), this.keys.wakeChannel(), topic);
 		return (asLong(reply.get(0)) == 1) ? asLong(reply.get(1)) : -1;
 	}
 
@@ -174,13 +181,15 @@ public final class JobStore {
 	public TopicStats stats(String topic) {
 		TopicKeys k = this.keys.topic(topic);
 		List<Object> reply = this.scripts.run(DelayQueueScript.COUNT_STATES,
-				List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead()));
+				List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead(), k.ghosts()));
 		return new TopicStats(topic, asLong(reply.get(0)), asLong(reply.get(1)), asLong(reply.get(2)),
 				asLong(reply.get(3)));
 	}
 
 	/**
-	 * Read a page of dead jobs.
+	 * Read a page of dead jobs, at most {@link #MAX_READ_PAGE} per script call: a larger
+	 * page is read in several calls, so that no call holds Redis for long, and is then
+	 * not one atomic snapshot.
 	 * @param topic the topic
 	 * @param offset how many to skip
 	 * @param count how many at most
@@ -188,12 +197,24 @@ public final class JobStore {
 	 */
 	public List<JobInfo> deadJobs(String topic, int offset, int count) {
 		TopicKeys k = this.keys.topic(topic);
-		List<Object> reply = this.scripts.run(DelayQueueScript.READ_DEAD,
-				List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), String.valueOf(offset), String.valueOf(count));
-		List<JobInfo> jobs = new ArrayList<>(reply.size() / 4);
-		for (int i = 0; i + 3 < reply.size(); i += 4) {
-			jobs.add(info(topic, (String) reply.get(i), (String) reply.get(i + 1), JobState.DEAD,
-					(int) asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
+		List<String> scriptKeys = List.of(k.dead(), k.jobs(), k.attempts(), k.errors());
+		List<JobInfo> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
+		long next = offset;
+		int left = count;
+		while (left > 0) {
+			int wanted = Math.min(left, MAX_READ_PAGE);
+			List<Object> reply = this.scripts.run(DelayQueueScript.READ_DEAD, scriptKeys, String.valueOf(next),
+					String.valueOf(wanted));
+			for (int i = 0; i + 3 < reply.size(); i += 4) {
+				jobs.add(info(topic, (String) reply.get(i), (String) reply.get(i + 1), JobState.DEAD,
+						(int) asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
+			}
+			int read = reply.size() / 4;
+			if (read < wanted) {
+				break;
+			}
+			next += read;
+			left -= read;
 		}
 		return jobs;
 	}

@@ -1,9 +1,12 @@
 package io.github.delayqueue.core;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -15,7 +18,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Runs the delay queue's scripts by SHA, alone or many in one pipelined round trip, and
- * loads a script again when Redis lost it (after a restart or {@code SCRIPT FLUSH}).
+ * loads a script again when Redis lost it (after a restart or {@code SCRIPT FLUSH}). On
+ * Lettuce's shared connection every call waits at most the command timeout for its reply.
  *
  * @author delayqueue contributors
  */
@@ -24,19 +28,40 @@ public final class ScriptRunner {
 	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
 			ScriptRunner.class.getClassLoader());
 
+	/**
+	 * The command timeout unless one is given: {@code delayqueue.command-timeout}'s
+	 * default.
+	 */
+	public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(5);
+
 	private final StringRedisTemplate redis;
 
 	private final @Nullable SharedConnectionScripts direct;
 
 	/**
-	 * Create a runner on a template. With Lettuce's connection factory sharing its native
-	 * connection (the default), single calls go straight to that connection; otherwise,
-	 * and for pipelines, they go through the template.
+	 * Create a runner on a template whose calls wait at most
+	 * {@link #DEFAULT_COMMAND_TIMEOUT} for a reply.
 	 * @param redis the template
 	 */
 	public ScriptRunner(StringRedisTemplate redis) {
+		this(redis, DEFAULT_COMMAND_TIMEOUT);
+	}
+
+	/**
+	 * Create a runner on a template. With Lettuce's connection factory sharing its native
+	 * connection (the default), single calls and batches of them go straight to that
+	 * connection and wait at most {@code commandTimeout} (or the factory's timeout, when
+	 * shorter); otherwise they go through the template and wait as long as its factory
+	 * says.
+	 * @param redis the template
+	 * @param commandTimeout the longest a call waits for its reply
+	 */
+	public ScriptRunner(StringRedisTemplate redis, Duration commandTimeout) {
+		if (commandTimeout.isNegative() || commandTimeout.isZero()) {
+			throw new IllegalArgumentException("The command timeout must be more than zero, was " + commandTimeout);
+		}
 		this.redis = redis;
-		this.direct = LETTUCE_PRESENT ? SharedConnectionScripts.of(redis.getConnectionFactory()) : null;
+		this.direct = LETTUCE_PRESENT ? SharedConnectionScripts.of(redis.getConnectionFactory(), commandTimeout) : null;
 	}
 
 	/**
@@ -45,6 +70,40 @@ public final class ScriptRunner {
 	 */
 	public StringRedisTemplate redis() {
 		return this.redis;
+	}
+
+	/**
+	 * Add a member to a set, within the command timeout like the scripts.
+	 * @param key the set
+	 * @param member the member
+	 */
+	public void addToSet(String key, String member) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			direct.call((commands) -> commands.sadd(bytes(key), bytes(member)));
+		}
+		else {
+			this.redis.opsForSet().add(key, member);
+		}
+	}
+
+	/**
+	 * Read the members of a set, within the command timeout like the scripts.
+	 * @param key the set
+	 * @return the members
+	 */
+	public Set<String> members(String key) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			Set<byte[]> members = direct.call((commands) -> commands.smembers(bytes(key)));
+			Set<String> decoded = new LinkedHashSet<>();
+			if (members != null) {
+				members.forEach((member) -> decoded.add(new String(member, StandardCharsets.UTF_8)));
+			}
+			return decoded;
+		}
+		Set<String> members = this.redis.opsForSet().members(key);
+		return (members != null) ? members : Set.of();
 	}
 
 	/**

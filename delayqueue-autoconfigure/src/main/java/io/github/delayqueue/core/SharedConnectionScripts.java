@@ -1,10 +1,14 @@
 package io.github.delayqueue.core;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
@@ -14,8 +18,10 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.ExceptionTranslationStrategy;
 import org.springframework.data.redis.FallbackExceptionTranslationStrategy;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -28,7 +34,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceExceptionConvert
  * {@link LettuceConnectionFactory}, the same connection Spring's
  * {@code LettuceConnection} would use, without that wrapper: in profiles of single sends,
  * creating and releasing it per call took more of the caller's CPU than Lettuce's own
- * dispatch. Failures are translated as {@code LettuceConnection} translates them.
+ * dispatch. Failures are translated as {@code LettuceConnection} translates them. Every
+ * call waits at most the command timeout, however long the factory's own timeout: Lettuce
+ * queues commands while it reconnects, and a send must not hang for a minute while Redis
+ * is gone. While the connection is down and Lettuce's latest reconnect failed, calls fail
+ * at once without being queued.
  *
  * @author delayqueue contributors
  */
@@ -39,19 +49,27 @@ final class SharedConnectionScripts {
 
 	private final LettuceConnectionFactory factory;
 
+	private final Duration commandTimeout;
+
 	private volatile @Nullable Shared shared;
 
-	private SharedConnectionScripts(LettuceConnectionFactory factory) {
+	private volatile @Nullable ReconnectFailures reconnectFailures;
+
+	private SharedConnectionScripts(LettuceConnectionFactory factory, Duration commandTimeout) {
 		this.factory = factory;
+		this.commandTimeout = commandTimeout;
 	}
 
 	/**
 	 * Return the scripts of a factory, or {@code null} when it is not Lettuce's.
 	 * @param factory the factory
+	 * @param commandTimeout the longest a call waits for its reply, if the factory's
+	 * timeout is not shorter
 	 * @return the scripts or {@code null}
 	 */
-	static @Nullable SharedConnectionScripts of(@Nullable RedisConnectionFactory factory) {
-		return (factory instanceof LettuceConnectionFactory lettuce) ? new SharedConnectionScripts(lettuce) : null;
+	static @Nullable SharedConnectionScripts of(@Nullable RedisConnectionFactory factory, Duration commandTimeout) {
+		return (factory instanceof LettuceConnectionFactory lettuce)
+				? new SharedConnectionScripts(lettuce, commandTimeout) : null;
 	}
 
 	/**
@@ -76,7 +94,8 @@ final class SharedConnectionScripts {
 		// Outside the translation, as with a template: a stopped factory's own exception.
 		Shared current = shared();
 		try {
-			return await(current, current.commands().evalsha(script.sha1Hex(), ScriptOutputType.MULTI, keys, args));
+			return await(current, current.commands().evalsha(script.sha1Hex(), ScriptOutputType.MULTI, keys, args),
+					current.deadline());
 		}
 		catch (RuntimeException ex) {
 			throw translate(ex);
@@ -94,7 +113,8 @@ final class SharedConnectionScripts {
 	@Nullable List<?> eval(DelayQueueScript script, byte[][] keys, byte[][] args) {
 		Shared current = shared();
 		try {
-			return await(current, current.commands().eval(script.body(), ScriptOutputType.MULTI, keys, args));
+			return await(current, current.commands().eval(script.body(), ScriptOutputType.MULTI, keys, args),
+					current.deadline());
 		}
 		catch (RuntimeException ex) {
 			throw translate(ex);
@@ -122,9 +142,11 @@ final class SharedConnectionScripts {
 			throw translate(ex);
 		}
 		List<Object> outcomes = new ArrayList<>(replies.size());
+		// One deadline for the whole round trip, not one per reply.
+		long deadline = current.deadline();
 		for (RedisFuture<@Nullable List<Object>> reply : replies) {
 			try {
-				List<?> values = await(current, reply);
+				List<?> values = await(current, reply, deadline);
 				outcomes.add((values != null) ? values : List.of());
 			}
 			catch (DataAccessException ex) {
@@ -137,8 +159,25 @@ final class SharedConnectionScripts {
 		return outcomes;
 	}
 
-	private static @Nullable List<?> await(Shared shared, RedisFuture<@Nullable List<Object>> reply) {
-		List<Object> values = LettuceFutures.awaitOrCancel(reply, shared.timeoutMillis(), TimeUnit.MILLISECONDS);
+	/**
+	 * Run one plain command.
+	 * @param <T> the reply's type
+	 * @param command sends the command on the native connection
+	 * @return the reply
+	 * @throws DataAccessException on failure
+	 */
+	<T> @Nullable T call(Function<RedisClusterAsyncCommands<byte[], byte[]>, RedisFuture<T>> command) {
+		Shared current = shared();
+		try {
+			return awaitReply(current, command.apply(current.commands()), current.deadline());
+		}
+		catch (RuntimeException ex) {
+			throw translate(ex);
+		}
+	}
+
+	private @Nullable List<?> await(Shared shared, RedisFuture<@Nullable List<Object>> reply, long deadline) {
+		List<Object> values = awaitReply(shared, reply, deadline);
 		if (values == null) {
 			return null;
 		}
@@ -151,6 +190,21 @@ final class SharedConnectionScripts {
 		return values;
 	}
 
+	// Waits for a reply until the deadline; a reply that does not come in time is
+	// cancelled, which keeps Lettuce from writing it if it still waits in the queue of a
+	// connection that is down.
+	private <T> @Nullable T awaitReply(Shared shared, RedisFuture<T> reply, long deadline) {
+		try {
+			return LettuceFutures.awaitOrCancel(reply, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (RedisCommandTimeoutException ex) {
+			throw new QueryTimeoutException("Redis did not answer within " + shared.timeoutMillis()
+					+ " ms (delayqueue.command-timeout, at most spring.data.redis.timeout)"
+					+ (shared.connection().isOpen() ? "" : " while the connection was down")
+					+ "; a command that had reached Redis may still take effect", ex);
+		}
+	}
+
 	private Shared shared() {
 		Shared current = this.shared;
 		// Closed after the factory reset or stopped (or down for a reconnect): ask the
@@ -159,11 +213,50 @@ final class SharedConnectionScripts {
 			try (RedisConnection connection = this.factory.getConnection()) {
 				RedisClusterAsyncCommands<byte[], byte[]> commands = ((LettuceConnection) connection)
 					.getNativeConnection();
-				current = new Shared(commands, statefulConnection(commands), this.factory.getTimeout());
+				long factoryTimeout = this.factory.getTimeout();
+				long timeout = (factoryTimeout > 0) ? Math.min(factoryTimeout, this.commandTimeout.toMillis())
+						: this.commandTimeout.toMillis();
+				current = new Shared(commands, statefulConnection(commands), timeout);
 			}
 			this.shared = current;
+			ReconnectFailures failures = reconnectFailures();
+			Throwable failure = (failures != null) ? failures.lastFailure() : null;
+			if (failure != null && !current.connection().isOpen()) {
+				// The factory hands out its shared connection also while it is down and
+				// Lettuce reconnects; a command would wait in Lettuce's queue for the
+				// whole
+				// timeout. The latest reconnect failed, so Redis refuses connections or
+				// cannot be reached: fail now, with the reason.
+				throw new RedisConnectionFailureException("Redis is not reachable: the connection is down and "
+						+ "Lettuce's latest attempt to reconnect failed (" + failure.getMessage()
+						+ "); the command was not sent", failure);
+			}
 		}
 		return current;
+	}
+
+	// Listens to the connection events of the factory's current client, from the first
+	// time the shared connection is taken, so that no failed reconnect goes unseen.
+	private @Nullable ReconnectFailures reconnectFailures() {
+		AbstractRedisClient client = this.factory.getNativeClient();
+		if (client == null) {
+			return null;
+		}
+		ReconnectFailures failures = this.reconnectFailures;
+		if (failures != null && failures.isOf(client)) {
+			return failures;
+		}
+		synchronized (this) {
+			failures = this.reconnectFailures;
+			if (failures == null || !failures.isOf(client)) {
+				if (failures != null) {
+					failures.close();
+				}
+				failures = ReconnectFailures.of(client);
+				this.reconnectFailures = failures;
+			}
+			return failures;
+		}
 	}
 
 	private static StatefulConnection<byte[], byte[]> statefulConnection(
@@ -195,6 +288,10 @@ final class SharedConnectionScripts {
 
 	private record Shared(RedisClusterAsyncCommands<byte[], byte[]> commands,
 			StatefulConnection<byte[], byte[]> connection, long timeoutMillis) {
+
+		long deadline() {
+			return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(this.timeoutMillis);
+		}
 
 	}
 

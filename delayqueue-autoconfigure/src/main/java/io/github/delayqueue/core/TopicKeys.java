@@ -31,13 +31,29 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	}
 
 	/**
+	 * The hash counting ghosts: entries of the ready and claiming lists left behind by a
+	 * cancelled or rescheduled READY job, which the claim script drops instead of
+	 * delivering. Field id holds that id's ghost entries, the empty field (no job id is
+	 * empty) their total; the hash exists only while a ghost is left.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String ghosts() {
+		return base() + "ghosts";
+	}
+
+	/**
 	 * The key of one claiming thread's receipt of its last claim, a string that lives as
 	 * long as the claim's deliveries.
 	 * @param claimant names the claiming thread
 	 * @return the key, in the topic's hash tag
 	 */
 	public String claimReceipt(String claimant) {
-		return this.jobs.substring(0, this.jobs.length() - "jobs".length()) + "claim-receipt:" + claimant;
+		return base() + "claim-receipt:" + claimant;
+	}
+
+	// The hash tag and separator every key of the topic starts with.
+	private String base() {
+		return this.jobs.substring(0, this.jobs.length() - "jobs".length());
 	}
 
 }

@@ -241,9 +241,9 @@ class DelayQueueActuatorIntegrationTests {
 	private static void buryEverythingReady(String topic) {
 		ScriptRunner scripts = context.getBean(ScriptRunner.class);
 		TopicKeys k = context.getBean(DelayQueueKeys.class).topic(topic);
-		List<Object> claimed = scripts.run(DelayQueueScript.CLAIM,
-				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), k.claimReceipt("test")), "",
-				"100", "60000", String.valueOf(System.nanoTime()));
+		List<Object> claimed = scripts.run(DelayQueueScript.CLAIM, List.of(k.ready(), k.claiming(), k.running(),
+				k.jobs(), k.attempts(), k.claimReceipt("test"), k.ghosts()), "", "100", "60000",
+				String.valueOf(System.nanoTime()));
 		for (int i = 1; i + 2 < claimed.size(); i += 3) {
 			scripts.run(DelayQueueScript.BURY, List.of(k.running(), k.dead(), k.attempts(), k.errors()),
 					(String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "failed for the test");

@@ -329,6 +329,9 @@ class DelayQueueTemplateTests {
 	void cancelsAReadyJob() {
 		String ready = this.template.send("orders", "r");
 		assertThat(this.template.cancel("orders", ready)).isTrue();
+		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 0, 0));
+		// Its id stays in the ready list as a ghost, which the next claim drops.
+		assertThat(claimAll("orders")).hasSize(1);
 		assertThat(this.fixture.redis().keys("{dq:orders}*")).isEmpty();
 	}
 
@@ -443,9 +446,8 @@ class DelayQueueTemplateTests {
 		List<Object> reply;
 		do {
 			reply = this.fixture.scripts()
-				.run(DelayQueueScript.CLAIM,
-						List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), k.claimReceipt("test")),
-						"", "1000", "60000", String.valueOf(System.nanoTime()));
+				.run(DelayQueueScript.CLAIM, List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(),
+						k.claimReceipt("test"), k.ghosts()), "", "1000", "60000", String.valueOf(System.nanoTime()));
 			all.addAll(all.isEmpty() ? reply : reply.subList(1, reply.size()));
 		}
 		while (reply.size() > 1);

@@ -129,7 +129,7 @@ class JobClaimsTests {
 		TopicKeys keys = this.fixture.keys().topic("many");
 		List<Object> reply = this.fixture.scripts()
 			.run(DelayQueueScript.CLAIM, List.of(keys.ready(), keys.claiming(), keys.running(), keys.jobs(),
-					keys.attempts(), keys.claimReceipt("direct")), "", "5000", "30000", "call-1");
+					keys.attempts(), keys.claimReceipt("direct"), keys.ghosts()), "", "5000", "30000", "call-1");
 		assertThat((reply.size() - 1) / 3).isEqualTo(1000);
 		TopicStats stats = this.template.stats("many");
 		assertThat(stats.running()).isEqualTo(2000);

@@ -85,10 +85,13 @@ class ScriptRunnerTests {
 		enqueue(scripts, "loads-the-enqueue-script");
 		TopicKeys topic = TopicKeys.of("dq", "mixed");
 
-		List<List<Object>> replies = scripts.runPipelined(List.of(enqueueCall(topic, "once"),
-				new ScriptRunner.Call(DelayQueueScript.COUNT_STATES,
-						List.of(topic.delayed(), topic.ready(), topic.claiming(), topic.running(), topic.dead()),
-						List.of())));
+		List<List<Object>> replies = scripts
+			.runPipelined(
+					List.of(enqueueCall(topic, "once"),
+							new ScriptRunner.Call(
+									DelayQueueScript.COUNT_STATES, List.of(topic.delayed(), topic.ready(),
+											topic.claiming(), topic.running(), topic.dead(), topic.ghosts()),
+									List.of())));
 
 		// Run twice, the enqueue would have reported its own job as a duplicate.
 		assertThat(replies).containsExactly(List.of(-1L), List.of(0L, 1L, 0L, 0L));

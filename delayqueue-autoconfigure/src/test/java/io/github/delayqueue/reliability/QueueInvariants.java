@@ -46,7 +46,7 @@ final class QueueInvariants {
 	 */
 	Snapshot check() {
 		List<?> reply = this.redis.execute(SCRIPT, List.of(this.keys.jobs(), this.keys.delayed(), this.keys.ready(),
-				this.keys.claiming(), this.keys.running(), this.keys.dead()));
+				this.keys.claiming(), this.keys.running(), this.keys.dead(), this.keys.ghosts()));
 		List<String> found = new ArrayList<>();
 		for (int i = 6; i < reply.size(); i++) {
 			found.add(String.valueOf(reply.get(i)));

@@ -1,8 +1,12 @@
 -- check-invariants: reads every key of one topic in one atomic step, so the snapshot
 -- never catches a transition half done, and reports each job id that is not in exactly
 -- one state (READY counts the ready and claiming lists together) and each id that a
--- structure holds without a record in the jobs hash.
--- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] ready, KEYS[4] claiming, KEYS[5] running, KEYS[6] dead
+-- structure holds without a record in the jobs hash. Ghost entries of the two lists (see
+-- claim.lua) are taken off first: an id's list entries beyond its ghost count are its READY
+-- state, and a ghost count above its entries, or a total that is not their sum, is a
+-- violation.
+-- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] ready, KEYS[4] claiming, KEYS[5] running, KEYS[6] dead,
+-- KEYS[7] ghosts
 -- Returns {jobs, delayed, ready, claiming, running, dead, violation, ...}
 local where = {}
 local order = {}
@@ -20,12 +24,41 @@ local claiming = redis.call('LRANGE', KEYS[4], 0, -1)
 local running = redis.call('ZRANGE', KEYS[5], 0, -1)
 local dead = redis.call('ZRANGE', KEYS[6], 0, -1)
 for _, id in ipairs(delayed) do mark(id, 'delayed') end
-for _, id in ipairs(ready) do mark(id, 'ready') end
-for _, id in ipairs(claiming) do mark(id, 'claiming') end
+local ghosts = {}
+local ghostTotal, ghostSum = 0, 0
+local ghostFields = redis.call('HGETALL', KEYS[7])
+for i = 1, #ghostFields, 2 do
+  if ghostFields[i] == '' then
+    ghostTotal = tonumber(ghostFields[i + 1])
+  else
+    ghosts[ghostFields[i]] = tonumber(ghostFields[i + 1])
+    ghostSum = ghostSum + tonumber(ghostFields[i + 1])
+  end
+end
+local problems = {}
+if ghostTotal ~= ghostSum then
+  problems[#problems + 1] = 'ghost total ' .. ghostTotal .. ' is not the sum ' .. ghostSum
+end
+local function markListed(id, state)
+  local left = ghosts[id] or 0
+  if left > 0 then
+    ghosts[id] = left - 1
+  else
+    mark(id, state)
+  end
+end
+for _, id in ipairs(ready) do markListed(id, 'ready') end
+for _, id in ipairs(claiming) do markListed(id, 'claiming') end
+for id, left in pairs(ghosts) do
+  if left > 0 then
+    problems[#problems + 1] = id .. ' has ' .. left .. ' ghosts more than list entries'
+  end
+end
 for _, id in ipairs(running) do mark(id, 'running') end
 for _, id in ipairs(dead) do mark(id, 'dead') end
 local ids = redis.call('HKEYS', KEYS[1])
 local out = {#ids, #delayed, #ready, #claiming, #running, #dead}
+for _, problem in ipairs(problems) do out[#out + 1] = problem end
 local recorded = {}
 for _, id in ipairs(ids) do
   recorded[id] = true

@@ -1,20 +1,27 @@
--- cancel: DELAYED or READY -> gone. A job that a consumer is holding (RUNNING) is not
--- cancelled.
--- KEYS[1] delayed, KEYS[2] ready, KEYS[3] claiming, KEYS[4] jobs, KEYS[5] attempts, KEYS[6] errors
+-- cancel: DELAYED or READY -> gone. A job that a consumer is holding (RUNNING) or that is
+-- DEAD is not cancelled. Never searches the ready list, whatever its length: a READY job's
+-- id stays in the ready (or claiming) list as a ghost, counted in the ghosts hash, and
+-- claim.lua drops it when it comes up. Ghost invariant: for every id, the entries of the
+-- ready and claiming lists number 1 if the job is READY, else 0, plus ghosts[id]; the
+-- empty field ghosts[''] holds the sum of all ghosts[id] (no job id is empty).
+-- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] running, KEYS[4] dead, KEYS[5] attempts,
+-- KEYS[6] errors, KEYS[7] ghosts (hash id -> ghost entries, '' -> their total)
 -- ARGV[1] id
--- Returns 1 if cancelled, 0 if the job was not delayed or ready
+-- Returns 1 if cancelled, 0 if the job was gone, running or dead
+-- O(1) and O(log N) commands only.
 local id = ARGV[1]
-local removed = redis.call('ZREM', KEYS[1], id)
-if removed == 0 then
-  removed = redis.call('LREM', KEYS[2], 1, id)
-end
-if removed == 0 then
-  removed = redis.call('LREM', KEYS[3], 1, id)
-end
-if removed == 0 then
+if redis.call('HEXISTS', KEYS[1], id) == 0 then
   return 0
 end
-redis.call('HDEL', KEYS[4], id)
+if redis.call('ZREM', KEYS[2], id) == 0 then
+  if redis.call('ZSCORE', KEYS[3], id) or redis.call('ZSCORE', KEYS[4], id) then
+    return 0
+  end
+  -- READY: its entry in the ready or claiming list becomes a ghost.
+  redis.call('HINCRBY', KEYS[7], id, 1)
+  redis.call('HINCRBY', KEYS[7], '', 1)
+end
+redis.call('HDEL', KEYS[1], id)
 redis.call('HDEL', KEYS[5], id)
 redis.call('HDEL', KEYS[6], id)
 return 1

@@ -7,8 +7,20 @@
 -- leave those running, unseen, until their time to run ends. So each claiming thread keeps a
 -- receipt of its last claim that took jobs: the call's token, ':', then the ids and attempts
 -- of its jobs in MessagePack.
+-- Ghosts: cancel and reschedule never search the ready list; they leave a READY job's id
+-- in it (or in the claiming list) and count it in the ghosts hash. The ghost invariant,
+-- kept by every script: for every id, the entries of the ready and claiming lists number 1
+-- if the job is READY (a record, in none of delayed, running and dead), else 0, plus
+-- ghosts[id]; ghosts[''] holds the sum of all ghosts[id] (no job id is empty), and the hash
+-- is deleted when no ghost is left. So only a script that makes a job READY pushes its id
+-- (enqueue, sweep, release, retry, requeue-dead, reschedule), requeue-orphans and BLMOVE
+-- only move entries between the two lists, and this script drops a taken entry whose id
+-- has ghosts left, decrementing them: entries of one id are alike, so whichever is taken
+-- first is the ghost. The same id sent again is therefore delivered once, and a ghost
+-- never is, not even as a vanished job.
 -- KEYS[1] ready, KEYS[2] claiming (list), KEYS[3] running (zset id -> deadline ms),
--- KEYS[4] jobs, KEYS[5] attempts, KEYS[6] the claiming thread's receipt (string)
+-- KEYS[4] jobs, KEYS[5] attempts, KEYS[6] the claiming thread's receipt (string),
+-- KEYS[7] ghosts (hash id -> ghost entries, '' -> their total)
 -- ARGV[1] id moved by BLMOVE or '', ARGV[2] most jobs to take from ready (1,000 at most),
 -- ARGV[3] topic's ttr ms,
 -- ARGV[4] this call's token, unique to the claiming thread
@@ -47,16 +59,10 @@ local function first_run()
   end
   return out
 end
-local ids = {}
-local seen = {}
-local function add(id)
-  if not seen[id] then
-    seen[id] = true
-    ids[#ids + 1] = id
-  end
-end
+-- Every list entry this call took, in order; ids are what is left once ghosts are dropped.
+local taken = {}
 if ARGV[1] ~= '' and redis.call('LREM', KEYS[2], -1, ARGV[1]) == 1 then
-  add(ARGV[1])
+  taken[1] = ARGV[1]
 else
   -- A moved id still in the claiming list proves the call new: only otherwise is the
   -- receipt read, which spares the common single-id claim a command.
@@ -72,8 +78,59 @@ if count > 0 then
   local popped = redis.call('RPOP', KEYS[1], count)
   if popped then
     for _, id in ipairs(popped) do
-      add(id)
+      taken[#taken + 1] = id
     end
+  end
+end
+if #taken == 0 then
+  return out
+end
+-- One EXISTS per call when there are no ghosts, the common case.
+local ghostsLeft = {}
+if redis.call('EXISTS', KEYS[7]) == 1 then
+  local counts = redis.call('HMGET', KEYS[7], unpack(taken))
+  for i, id in ipairs(taken) do
+    if ghostsLeft[id] == nil then
+      ghostsLeft[id] = tonumber(counts[i]) or 0
+    end
+  end
+end
+local ids = {}
+local seen = {}
+local ghostIds, dropped = {}, 0
+for _, id in ipairs(taken) do
+  local left = ghostsLeft[id]
+  if left and left > 0 then
+    if not seen[id] then
+      -- seen also marks ids with a ghost dropped: a later entry of theirs is claimed.
+      seen[id] = 'ghost'
+      ghostIds[#ghostIds + 1] = id
+    end
+    ghostsLeft[id] = left - 1
+    dropped = dropped + 1
+  elseif seen[id] ~= true then
+    seen[id] = true
+    ids[#ids + 1] = id
+  end
+end
+if dropped > 0 then
+  local cleared, kept = {}, {}
+  for _, id in ipairs(ghostIds) do
+    if ghostsLeft[id] == 0 then
+      cleared[#cleared + 1] = id
+    else
+      kept[#kept + 1] = id
+      kept[#kept + 1] = ghostsLeft[id]
+    end
+  end
+  if #kept > 0 then
+    redis.call('HSET', KEYS[7], unpack(kept))
+  end
+  if #cleared > 0 then
+    redis.call('HDEL', KEYS[7], unpack(cleared))
+  end
+  if redis.call('HINCRBY', KEYS[7], '', -dropped) <= 0 then
+    redis.call('HDEL', KEYS[7], '')
   end
 end
 if #ids == 0 then

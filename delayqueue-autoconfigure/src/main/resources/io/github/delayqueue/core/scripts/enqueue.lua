@@ -8,6 +8,9 @@
 -- call before and its reply was lost (a client resends unanswered commands after it
 -- reconnects). It counts as written, once. A dead job waits for a person, not for its id: a
 -- new job with that id replaces it.
+-- Ghosts (see claim.lua): an id is pushed on the ready list only for a job that becomes
+-- READY here; ghost entries of an earlier job of that id may still be in the list, and
+-- claim.lua drops them first.
 -- KEYS[1] jobs (hash id -> record), KEYS[2] delayed (zset id -> due ms), KEYS[3] ready (list),
 -- KEYS[4] dead (zset id -> ms), KEYS[5] attempts (hash), KEYS[6] errors (hash)
 -- ARGV[1] wake channel, ARGV[2] topic, then per job: id, due, record tail; due is 'd<ms>' (a

@@ -1,6 +1,8 @@
 -- release: RUNNING -> READY for a delivery that was claimed but never started (the
 -- consumer is shutting down). The delivery is not counted, and the job goes to the
 -- consuming end of the ready list so another consumer takes it at once.
+-- Ghosts (see claim.lua): the job was RUNNING, so it had no entry in the ready list; its
+-- one new entry keeps the ghost invariant.
 -- KEYS[1] running, KEYS[2] ready, KEYS[3] attempts
 -- ARGV[1] id, ARGV[2] attempt
 -- Returns 1 if released, 0 if fenced

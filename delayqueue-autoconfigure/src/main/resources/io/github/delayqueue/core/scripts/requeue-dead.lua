@@ -1,5 +1,7 @@
 -- requeue-dead: DEAD -> READY with attempts reset and the due time set to now. The last
 -- error is kept for reference.
+-- Ghosts (see claim.lua): the job was DEAD, so it had no live entry in the ready list; it
+-- gets one only when it has a record and so becomes READY, which keeps the ghost invariant.
 -- KEYS[1] dead, KEYS[2] ready, KEYS[3] jobs, KEYS[4] attempts
 -- ARGV[1] id, or '' for the oldest dead jobs, ARGV[2] most jobs to requeue
 -- Returns how many jobs were requeued

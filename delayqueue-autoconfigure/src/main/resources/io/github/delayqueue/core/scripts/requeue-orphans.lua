@@ -1,6 +1,8 @@
 -- requeue-orphans: claiming -> READY for ids that a consumer moved out of the ready list
 -- but never claimed (it stopped, or died between BLMOVE and claim). Only ids still in the
 -- claiming list move, so a claim that completes meanwhile wins.
+-- Ghosts (see claim.lua): the ghost invariant counts the ready and claiming lists together,
+-- so moving an entry, ghost or not, between them keeps it.
 -- KEYS[1] claiming (list), KEYS[2] ready
 -- ARGV ids
 -- Returns how many ids were requeued

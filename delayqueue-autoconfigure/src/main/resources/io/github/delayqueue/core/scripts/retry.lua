@@ -1,6 +1,8 @@
 -- retry: RUNNING -> DELAYED (or READY when the backoff is zero) after a failed delivery
 -- that has attempts left. Fenced by the delivery's attempt number. The new due time is
 -- written into the record so that the next delivery reports it.
+-- Ghosts (see claim.lua): the job was RUNNING, so it had no entry in the ready list; it
+-- gets one only when it becomes READY, which keeps the ghost invariant.
 -- KEYS[1] running, KEYS[2] delayed, KEYS[3] ready, KEYS[4] jobs, KEYS[5] attempts, KEYS[6] errors
 -- ARGV[1] id, ARGV[2] attempt, ARGV[3] backoff ms, ARGV[4] error, ARGV[5] wake channel, ARGV[6] topic
 -- Returns {1, due ms} if scheduled, {0, -1} if fenced

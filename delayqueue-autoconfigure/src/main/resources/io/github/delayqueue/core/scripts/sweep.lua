@@ -8,6 +8,8 @@
 -- Both sorted sets' heads are read first, so that a sweep that finds nothing to do (the
 -- common case: most sweeps are safety nets) costs two ZRANGEs, and a TIME only when a set
 -- holds something.
+-- Ghosts (see claim.lua): ids are pushed on the ready list only for jobs that become READY
+-- here (DELAYED or RUNNING before), which keeps the ghost invariant.
 -- KEYS[1] delayed (zset id -> due ms), KEYS[2] ready (list), KEYS[3] running (zset id ->
 -- deadline ms), KEYS[4] dead (zset id -> ms), KEYS[5] jobs, KEYS[6] attempts (hash id ->
 -- deliveries), KEYS[7] errors (hash id -> text)

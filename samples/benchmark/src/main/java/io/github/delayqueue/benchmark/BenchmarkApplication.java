@@ -94,6 +94,13 @@ public final class BenchmarkApplication {
 				report.add(new Report.Row("7e. raw memory: id and record packed in a list, no way to find either",
 						"bytes", null, null, raw.memoryPackedInList(options.memoryJobs())));
 			}
+			if (options.scenarios().contains("8")) {
+				step("8. cancel latency");
+				CancelLatency cancel = new CancelLatency(redis);
+				for (int ready : options.cancelSizes()) {
+					CancelLatency.rows(ready, cancel.measure(ready, options.cancelSamples())).forEach(report::add);
+				}
+			}
 			redis.flushAll();
 			report.environment("Load average at end (1, 5, 15 min)", loadAverage());
 			report.environment("Duration", Duration.between(started, Instant.now()).withNanos(0));

@@ -136,9 +136,9 @@ final class RawRedisLimits {
 			while (moved > 0);
 			int done = 0;
 			while (done < jobs) {
-				List<?> reply = (List<?>) connection.call("EVALSHA", claim, "6", BASE + "ready", BASE + "claiming",
-						BASE + "running", BASE + "jobs", BASE + "attempts", BASE + "claim-receipt:raw", "", "100",
-						"60000", String.valueOf(done));
+				List<?> reply = (List<?>) connection.call("EVALSHA", claim, "7", BASE + "ready", BASE + "claiming",
+						BASE + "running", BASE + "jobs", BASE + "attempts", BASE + "claim-receipt:raw", BASE + "ghosts",
+						"", "100", "60000", String.valueOf(done));
 				if (reply.size() <= 1) {
 					throw new IllegalStateException("Raw drain found no ready job after " + done);
 				}

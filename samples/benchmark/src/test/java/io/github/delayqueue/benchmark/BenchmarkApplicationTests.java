@@ -25,21 +25,28 @@ class BenchmarkApplicationTests {
 		String url = System.getenv("DELAYQUEUE_TEST_REDIS_URL");
 		BenchmarkOptions options = BenchmarkOptions.parse("--quick", "--out", this.output.toString(), "--enqueue",
 				"200", "--batch", "1000", "--burst", "500", "--light", "100", "--light-window-ms", "300", "--memory",
-				"1000", "--growth", "100,1000", "--growth-probe", "200", "--idle-seconds", "1", "--raw", "1000");
+				"1000", "--growth", "100,1000", "--growth-probe", "200", "--idle-seconds", "1", "--raw", "1000",
+				"--cancel-sizes", "100,1000", "--cancel-samples", "20");
 		if (url != null && !url.isBlank()) {
 			options = BenchmarkOptions.parse("--quick", "--redis-url", url, "--out", this.output.toString(),
 					"--enqueue", "200", "--batch", "1000", "--burst", "500", "--light", "100", "--light-window-ms",
 					"300", "--memory", "1000", "--growth", "100,1000", "--growth-probe", "200", "--idle-seconds", "1",
-					"--raw", "1000");
+					"--raw", "1000", "--cancel-sizes", "100,1000", "--cancel-samples", "20");
 		}
 
 		Report report = BenchmarkApplication.run(options);
 
 		List<String> numbers = report.rows().stream().map((row) -> row.scenario().substring(0, 1)).toList();
-		assertThat(numbers).contains("1", "2", "3", "4", "5", "6", "7");
+		assertThat(numbers).contains("1", "2", "3", "4", "5", "6", "7", "8");
 		for (Report.Row row : report.rows()) {
 			if (row.scenario().startsWith("7")) {
 				assertThat(row.raw()).as(row.scenario()).isPositive();
+			}
+			else if (row.scenario().startsWith("8")) {
+				// Latencies of our scripts, this version's and the previous one's; Redis
+				// may spend less than a microsecond on one.
+				assertThat(row.ours()).as(row.scenario()).isNotNegative();
+				assertThat(row.redisson()).as(row.scenario()).isNull();
 			}
 			else if (row.unit().equals("jobs/s") || row.unit().equals("bytes")) {
 				assertThat(row.ours()).as(row.scenario()).isPositive();
@@ -51,6 +58,12 @@ class BenchmarkApplicationTests {
 			}
 		}
 		assertThat(report.row("2a. burst of 500 due at once, 8 consumers: due time to last ack").raw()).isPositive();
+		// Two sizes, four cases, four figures each.
+		assertThat(report.rows()).filteredOn((row) -> row.scenario().startsWith("8")).hasSize(2 * 4 * 4);
+		assertThat(report.row("8d. cancel of a READY job, 1,000 ready, previous LREM script: round trip p99").ours())
+			.isPositive();
+		assertThat(report.row("8b. cancel of a done job, 1,000 ready, previous LREM script: Redis busy p50"))
+			.isNotNull();
 		String markdown = Files.readString(this.output.resolve("benchmark.md"));
 		assertThat(markdown).contains("| Scenario | Unit | delayqueue | Redisson |", "CPU cores", "Redis");
 		JsonNode json = JsonMapper.builder().build().readTree(this.output.resolve("benchmark.json").toFile());

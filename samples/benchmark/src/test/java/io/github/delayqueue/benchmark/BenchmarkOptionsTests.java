@@ -31,6 +31,17 @@ class BenchmarkOptionsTests {
 	}
 
 	@Test
+	void measuresCancelLatencyAtOneThousandAndOneMillionReadyJobsUnlessTold() {
+		assertThat(BenchmarkOptions.parse().cancelSizes()).containsExactly(1_000, 1_000_000);
+		assertThat(BenchmarkOptions.parse().scenarios()).contains("8");
+		BenchmarkOptions options = BenchmarkOptions.parse("--scenarios", "8", "--cancel-sizes", "10,20",
+				"--cancel-samples", "5");
+		assertThat(options.scenarios()).containsExactly("8");
+		assertThat(options.cancelSizes()).containsExactly(10, 20);
+		assertThat(options.cancelSamples()).isEqualTo(5);
+	}
+
+	@Test
 	void refusesUnknownFlagsAndBadSizes() {
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--fast", "1"))
 			.withMessageContaining("Unknown flag --fast");
