@@ -32,6 +32,8 @@ public class DelayedJobListenerContainer {
 
 	private static final Duration THREAD_STOP_TIMEOUT = Duration.ofSeconds(3);
 
+	private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(2);
+
 	private final DelayedJobListenerEndpoint endpoint;
 
 	private final DelayedJobListenerContainerFactory factory;
@@ -57,6 +59,12 @@ public class DelayedJobListenerContainer {
 	private final Object lifecycleMonitor = new Object();
 
 	private volatile boolean running;
+
+	/**
+	 * Set once a stop gives up waiting and interrupts the handlers still running, so that
+	 * their executions know the failure came from us and hand their jobs back.
+	 */
+	private volatile boolean interruptingHandlers;
 
 	private @Nullable ThreadPoolExecutor workers;
 
@@ -131,6 +139,7 @@ public class DelayedJobListenerContainer {
 				return;
 			}
 			this.running = true;
+			this.interruptingHandlers = false;
 			this.handoff.open();
 			this.endpoint.topics().forEach(this.factory::registerTopic);
 			String prefix = "delayqueue-" + this.endpoint.id();
@@ -183,9 +192,16 @@ public class DelayedJobListenerContainer {
 			pool.shutdown();
 			try {
 				if (!pool.awaitTermination(this.factory.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-					logger.warn("Listener '" + this.endpoint.id() + "' stopped with " + this.activeJobs.get()
-							+ " job(s) still running; they will be delivered again when their time to run elapses");
+					logger.warn("Listener '" + this.endpoint.id() + "' still had " + this.activeJobs.get()
+							+ " job(s) running when its shutdown timeout (" + this.factory.shutdownTimeout()
+							+ ") elapsed; interrupting them: each one whose handler ends by throwing is handed back"
+							+ " to READY uncounted, one whose handler completes anyway is acknowledged");
+					this.interruptingHandlers = true;
 					pool.shutdownNow().forEach(this::handBack);
+					// Give interrupted handlers a moment to hand their jobs back while
+					// the
+					// Redis connection is still open.
+					pool.awaitTermination(INTERRUPT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
 				}
 			}
 			catch (InterruptedException ex) {
@@ -307,7 +323,8 @@ public class DelayedJobListenerContainer {
 			}
 			executions.add(new JobExecution(job, claim.redisNow(), claimedAt, this.endpoint.method(),
 					this.factory.policies().forTopic(job.topic()), this.factory.claims(), this.factory.codec(),
-					this.factory.events(), this.factory.dueTimeListener(), this.acknowledger));
+					this.factory.events(), this.factory.dueTimeListener(), this.acknowledger,
+					() -> this.interruptingHandlers));
 		}
 		return executions;
 	}

@@ -1,6 +1,7 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 
 import io.github.delayqueue.core.DueTimeListener;
 import io.github.delayqueue.core.JobClaims;
@@ -44,9 +45,12 @@ final class JobExecution implements Runnable {
 
 	private final BatchingAcknowledger acknowledger;
 
+	private final BooleanSupplier interruptedByShutdown;
+
 	JobExecution(ClaimedJob job, long claimedAtRedisMillis, long claimedAtNanos, ListenerMethodAdapter method,
 			TopicPolicy policy, JobClaims claims, JobRecordCodec codec, JobEventListener events,
-			DueTimeListener dueTimeListener, BatchingAcknowledger acknowledger) {
+			DueTimeListener dueTimeListener, BatchingAcknowledger acknowledger, BooleanSupplier interruptedByShutdown) {
+		this.interruptedByShutdown = interruptedByShutdown;
 		this.dueTimeListener = dueTimeListener;
 		this.acknowledger = acknowledger;
 		this.job = job;
@@ -92,6 +96,14 @@ final class JobExecution implements Runnable {
 			this.method.invoke(topic, this.job.id(), this.job.attempt(), record);
 		}
 		catch (Throwable failure) {
+			if (this.interruptedByShutdown.getAsBoolean() && !(failure instanceof VirtualMachineError)) {
+				// Our own stop cut the handler off: not the job's fault, so it must not
+				// spend an attempt. Hand it back for another consumer to run at once.
+				logger.info("Job '" + this.job.id() + "' of topic '" + topic
+						+ "' was interrupted by the listener's shutdown; handed back to READY uncounted");
+				handBackClearingInterrupt();
+				return;
+			}
 			failed(record, Duration.ofNanos(System.nanoTime() - start), failure);
 			if (failure instanceof VirtualMachineError error) {
 				throw error;
@@ -136,6 +148,23 @@ final class JobExecution implements Runnable {
 		catch (RuntimeException ex) {
 			logger.warn("Could not hand back job '" + this.job.id() + "' of topic '" + this.job.topic()
 					+ "'; it will be delivered again when its time to run elapses", ex);
+		}
+	}
+
+	/**
+	 * Hand back a delivery whose handler our shutdown interrupted. The interrupt is set
+	 * aside for the hand-back, which a client waiting on an interrupted thread would give
+	 * up on, and restored after it.
+	 */
+	private void handBackClearingInterrupt() {
+		boolean interrupted = Thread.interrupted();
+		try {
+			handBack();
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 

@@ -1,0 +1,83 @@
+package io.github.delayqueue.listener;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayedJob;
+import io.github.delayqueue.core.JobInfo;
+import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.test.DelayQueueContextRunner;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Stopping listeners: what becomes of handlers still running when the graceful stop gives
+ * up, and how the registry follows Spring's lifecycle.
+ */
+@ExtendWith(RedisExtension.class)
+class ListenerShutdownTests {
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp(RedisTestServer server) {
+		server.flushAll();
+		this.runner = DelayQueueContextRunner.create(server);
+	}
+
+	@Test
+	void handsAJobInterruptedByTheShutdownBackUncountedInsteadOfSpendingItsLastAttempt() {
+		this.runner.withUserConfiguration(SleepingListener.class)
+			.withPropertyValues("delayqueue.listener.shutdown-timeout=200ms",
+					"delayqueue.topics.sleepy.retry.max-attempts=1")
+			.run((context) -> {
+				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				SleepingListener listener = context.getBean(SleepingListener.class);
+				String id = queue.send("sleepy", "x");
+				assertThat(listener.started.await(10, TimeUnit.SECONDS)).isTrue();
+				context.getBean(DelayedJobListenerEndpointRegistry.class).stop();
+				JobInfo job = await().atMost(Duration.ofSeconds(10))
+					.until(() -> queue.find("sleepy", id).orElseThrow(), (info) -> info.state() == JobState.READY);
+				assertThat(job.attempts()).isZero();
+				assertThat(job.lastError()).isNull();
+				assertThat(listener.interrupted).containsExactly(1);
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SleepingListener {
+
+		final CountDownLatch started = new CountDownLatch(1);
+
+		final List<Integer> interrupted = new CopyOnWriteArrayList<>();
+
+		@DelayedJobListener("sleepy")
+		void on(DelayedJob<String> job) throws InterruptedException {
+			this.started.countDown();
+			try {
+				// Simulated work that outlasts the shutdown timeout.
+				Thread.sleep(Duration.ofMinutes(1).toMillis());
+			}
+			catch (InterruptedException ex) {
+				this.interrupted.add(job.attempt());
+				throw ex;
+			}
+		}
+
+	}
+
+}
