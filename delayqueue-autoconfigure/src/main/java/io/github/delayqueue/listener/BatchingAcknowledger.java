@@ -33,7 +33,7 @@ final class BatchingAcknowledger {
 
 	private static final Log logger = LogFactory.getLog(BatchingAcknowledger.class);
 
-	private final JobClaims claims;
+	private final Acknowledgements claims;
 
 	private final JobEventListener events;
 
@@ -41,7 +41,7 @@ final class BatchingAcknowledger {
 
 	private final AtomicBoolean flushing = new AtomicBoolean();
 
-	BatchingAcknowledger(JobClaims claims, JobEventListener events) {
+	BatchingAcknowledger(Acknowledgements claims, JobEventListener events) {
 		this.claims = claims;
 		this.events = events;
 	}
@@ -106,6 +106,22 @@ final class BatchingAcknowledger {
 	}
 
 	private record Finished(ClaimedJob job, Duration runTime, Duration ttr) {
+
+	}
+
+	/**
+	 * Sends acknowledgements to Redis; {@link JobClaims#ack(String, List)} does.
+	 */
+	@FunctionalInterface
+	interface Acknowledgements {
+
+		/**
+		 * Acknowledge deliveries of one topic.
+		 * @param topic the topic of every delivery
+		 * @param jobs the deliveries, at most {@link JobClaims#MAX_ACK_BATCH}
+		 * @return for each delivery, in order, {@code false} if it had expired
+		 */
+		boolean[] ack(String topic, List<ClaimedJob> jobs);
 
 	}
 

@@ -1,6 +1,7 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 import io.github.delayqueue.core.DueTimeListener;
@@ -10,6 +11,7 @@ import io.github.delayqueue.core.JobRecordCodec;
 import io.github.delayqueue.core.TopicPolicies;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Creates a {@link DelayedJobListenerContainer} per endpoint and holds what they share.
@@ -115,6 +117,10 @@ public class DelayedJobListenerContainerFactory {
 
 	DueTimeListener dueTimeListener() {
 		return this.dueTimeListener;
+	}
+
+	ThreadFactory workerThreadFactory(String namePrefix) {
+		return new CustomizableThreadFactory(namePrefix);
 	}
 
 	void registerTopic(String topic) {
