@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -56,6 +58,100 @@ class ListenerShutdownTests {
 				assertThat(job.lastError()).isNull();
 				assertThat(listener.interrupted).containsExactly(1);
 			});
+	}
+
+	@Test
+	void stopsListenersInParallelAndCallsSpringsLifecycleBackWithoutBlockingIt() {
+		this.runner.withUserConfiguration(BlockedListeners.class)
+			.withPropertyValues("delayqueue.listener.shutdown-timeout=20s")
+			.run((context) -> {
+				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				BlockedListeners listeners = context.getBean(BlockedListeners.class);
+				String one = queue.send("blocked.one", "x");
+				String two = queue.send("blocked.two", "y");
+				assertThat(listeners.started.await(10, TimeUnit.SECONDS)).isTrue();
+				DelayedJobListenerEndpointRegistry registry = context.getBean(DelayedJobListenerEndpointRegistry.class);
+				CountDownLatch stopped = new CountDownLatch(1);
+				registry.stop(stopped::countDown);
+				assertThat(registry.isRunning()).isFalse();
+				assertThat(stopped.getCount()).as("called back while handlers still run").isOne();
+				listeners.finish.countDown();
+				assertThat(stopped.await(15, TimeUnit.SECONDS)).isTrue();
+				assertThat(registry.getListenerContainers()).noneMatch(DelayedJobListenerContainer::isRunning);
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> queue.find("blocked.one", one).isEmpty() && queue.find("blocked.two", two).isEmpty());
+			});
+	}
+
+	@Test
+	void callsBackAtOnceWhenNoListenerRuns() {
+		this.runner.withUserConfiguration(BlockedListeners.class).run((context) -> {
+			DelayedJobListenerEndpointRegistry registry = context.getBean(DelayedJobListenerEndpointRegistry.class);
+			registry.stop();
+			CountDownLatch stopped = new CountDownLatch(1);
+			registry.stop(stopped::countDown);
+			assertThat(stopped.getCount()).isZero();
+		});
+	}
+
+	@Test
+	void registersAndStartsTheListenersOfABeanCreatedAfterStartUp() {
+		this.runner.withUserConfiguration(LazyListenerConfiguration.class).run((context) -> {
+			DelayedJobListenerEndpointRegistry registry = context.getBean(DelayedJobListenerEndpointRegistry.class);
+			assertThat(registry.getListenerContainer("lazy")).isNull();
+			LazyListener listener = context.getBean(LazyListener.class);
+			DelayedJobListenerContainer container = registry.getListenerContainer("lazy");
+			assertThat(container).isNotNull();
+			assertThat(container.isRunning()).isTrue();
+			context.getBean(DelayQueueOperations.class).send("lazy", "x");
+			await().atMost(Duration.ofSeconds(10)).until(() -> listener.payloads.contains("x"));
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LazyListenerConfiguration {
+
+		@Bean
+		@Lazy
+		LazyListener lazyListener() {
+			return new LazyListener();
+		}
+
+	}
+
+	static class LazyListener {
+
+		final List<String> payloads = new CopyOnWriteArrayList<>();
+
+		@DelayedJobListener(id = "lazy", topics = "lazy")
+		void on(String payload) {
+			this.payloads.add(payload);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BlockedListeners {
+
+		final CountDownLatch started = new CountDownLatch(2);
+
+		final CountDownLatch finish = new CountDownLatch(1);
+
+		@DelayedJobListener("blocked.one")
+		void one(String payload) throws InterruptedException {
+			block();
+		}
+
+		@DelayedJobListener("blocked.two")
+		void two(String payload) throws InterruptedException {
+			block();
+		}
+
+		private void block() throws InterruptedException {
+			this.started.countDown();
+			this.finish.await(30, TimeUnit.SECONDS);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
