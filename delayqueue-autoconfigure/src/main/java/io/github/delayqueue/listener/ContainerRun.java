@@ -188,7 +188,10 @@ final class ContainerRun {
 				}
 				foundNothing = jobs.isEmpty();
 				held -= dispatch(jobs);
-				failures = 0;
+				if (failures > 0) {
+					logger.info("Listener '" + this.container.getListenerId() + "' claims jobs again");
+					failures = 0;
+				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -197,7 +200,12 @@ final class ContainerRun {
 			catch (RuntimeException ex) {
 				failures++;
 				if (failures == 1) {
-					logger.warn("Listener '" + this.container.getListenerId() + "' cannot claim jobs; retrying", ex);
+					// Once per outage, also when the application starts while Redis is
+					// down.
+					logger.warn(
+							"Listener '" + this.container.getListenerId()
+									+ "' cannot reach Redis to claim jobs; retrying in the background until it can",
+							ex);
 				}
 				this.handoff.pause(ReconnectBackoff.delay(failures));
 			}
