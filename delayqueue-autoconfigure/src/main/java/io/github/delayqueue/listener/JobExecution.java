@@ -1,6 +1,7 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.BooleanSupplier;
 
 import io.github.delayqueue.core.DueTimeListener;
@@ -75,9 +76,8 @@ final class JobExecution implements Runnable {
 			record = this.codec.decode(this.job.record());
 		}
 		catch (IllegalArgumentException ex) {
-			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' has unreadable data; it is now dead: "
-					+ ex.getMessage());
-			bury(ex.getMessage());
+			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' has unreadable data; it is now dead", ex);
+			bury(FailureDecision.describe(ex));
 			return;
 		}
 		Duration ttr = (record.ttr() != null) ? record.ttr() : this.policy.ttr();
@@ -118,22 +118,27 @@ final class JobExecution implements Runnable {
 		this.events.jobFailed(topic, runTime, failure);
 		FailureDecision decision = FailureDecision.decide(this.policy, record.maxAttempts(), this.job.attempt(),
 				failure);
+		String what = "Job '" + this.job.id() + "' of topic '" + topic + "' failed on attempt " + decision.attempt()
+				+ " of " + decision.maxAttempts();
 		if (decision.retry()) {
 			long due = this.claims.retry(this.job, decision.delay(), decision.reason());
 			if (due >= 0) {
 				this.events.jobRetried(topic);
 				this.dueTimeListener.jobScheduled(topic, due);
-				if (logger.isDebugEnabled()) {
-					logger.debug("Job '" + this.job.id() + "' of topic '" + topic + "' failed on attempt "
-							+ this.job.attempt() + "; retrying in " + decision.delay(), failure);
-				}
+				logger.warn(
+						what + "; next attempt due at " + Instant.ofEpochMilli(due) + " (in " + decision.delay() + ")",
+						failure);
+			}
+			else {
+				logger.info(what + " after its time to run elapsed; it was delivered again, so this failure is"
+						+ " ignored: " + failure);
 			}
 		}
 		else {
-			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' is now dead: " + decision.reason());
-			if (logger.isDebugEnabled()) {
-				logger.debug("Failure that made job '" + this.job.id() + "' dead", failure);
-			}
+			logger.warn(
+					what + " and is now dead"
+							+ (decision.nonRetryable() ? " (the failure is not retryable)" : " (no attempts left)"),
+					failure);
 			bury(decision.reason());
 		}
 	}
