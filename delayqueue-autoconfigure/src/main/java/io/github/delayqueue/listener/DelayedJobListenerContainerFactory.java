@@ -10,6 +10,7 @@ import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobRecordCodec;
 import io.github.delayqueue.core.TopicPolicies;
 
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
@@ -38,6 +39,8 @@ public class DelayedJobListenerContainerFactory {
 
 	private DueTimeListener dueTimeListener = (topic, dueAt) -> {
 	};
+
+	private boolean virtualThreads;
 
 	/**
 	 * Create a factory.
@@ -70,6 +73,16 @@ public class DelayedJobListenerContainerFactory {
 	 */
 	public void setDueTimeListener(DueTimeListener dueTimeListener) {
 		this.dueTimeListener = dueTimeListener;
+	}
+
+	/**
+	 * Set whether handlers run on virtual threads, as Spring Boot's
+	 * {@code spring.threads.virtual.enabled} asks on Java 21 and later. Each listener
+	 * still runs at most its concurrency of handlers at once.
+	 * @param virtualThreads {@code true} for virtual threads
+	 */
+	public void setVirtualThreads(boolean virtualThreads) {
+		this.virtualThreads = virtualThreads;
 	}
 
 	/**
@@ -120,7 +133,11 @@ public class DelayedJobListenerContainerFactory {
 	}
 
 	ThreadFactory workerThreadFactory(String namePrefix) {
-		return new CustomizableThreadFactory(namePrefix);
+		// A pool of virtual threads looks odd, but keeps what the pool gives: the bound
+		// on
+		// handlers at once, and a queue of claimed jobs that a stop can hand back.
+		return this.virtualThreads ? new VirtualThreadTaskExecutor(namePrefix).getVirtualThreadFactory()
+				: new CustomizableThreadFactory(namePrefix);
 	}
 
 	void registerTopic(String topic) {
