@@ -54,10 +54,10 @@ final class BatchingAcknowledger {
 	 */
 	void acknowledge(ClaimedJob job, Duration runTime, Duration ttr) {
 		this.queue.add(new Finished(job, runTime, ttr));
-		// Whoever wins the flag drains the queue; a worker that loses returns at once.
-		// The
-		// queue is checked again after the flag is released, so that an acknowledgement
-		// queued while the last batch was being sent is never left behind.
+		// Whoever wins the flag drains the queue; a worker that loses returns
+		// at once. The queue is checked again after the flag is released, so
+		// that an acknowledgement queued while the last batch was being sent
+		// is never left behind.
 		while (!this.queue.isEmpty() && this.flushing.compareAndSet(false, true)) {
 			try {
 				flushQueued();

@@ -101,10 +101,10 @@ final class ContainerRun {
 			this.active = false;
 			List<ClaimHandoff.ReadyId> handedOver = this.handoff.close();
 			this.waiters.forEach(ReadyJobWaiter::wakeUp);
-			// Woken waiters return at once. A thread stuck on an unreachable Redis is
-			// left
-			// behind: it claims nothing more, and hands back whatever its call still
-			// brings. The next run's claim loop waits for it.
+			// Woken waiters return at once. A thread stuck on an unreachable
+			// Redis is left behind: it claims nothing more, and hands back
+			// whatever its call still brings. The next run's claim loop waits
+			// for it.
 			join(this.threads, THREAD_STOP_TIMEOUT);
 			handedOver.addAll(this.handoff.close());
 			handedOver.forEach(this::unclaim);
@@ -200,8 +200,8 @@ final class ContainerRun {
 			catch (RuntimeException ex) {
 				failures++;
 				if (failures == 1) {
-					// Once per outage, also when the application starts while Redis is
-					// down.
+					// Once per outage, also when the application starts
+					// while Redis is down.
 					logger.warn(
 							"Listener '" + this.container.getListenerId()
 									+ "' cannot reach Redis to claim jobs; retrying in the background until it can",

@@ -43,7 +43,8 @@ public class DelayedJobListenerContainerFactory {
 	private boolean virtualThreads;
 
 	/**
-	 * Create a factory.
+	 * Create a factory. Internal: called by the auto-configuration; not part of the
+	 * public API, and may change in any release.
 	 * @param claims the Redis side of consuming
 	 * @param connectionFactory opens the blocking connections
 	 * @param policies the topics' policies
@@ -133,9 +134,9 @@ public class DelayedJobListenerContainerFactory {
 	}
 
 	ThreadFactory workerThreadFactory(String namePrefix) {
-		// A pool of virtual threads looks odd, but keeps what the pool gives: the bound
-		// on
-		// handlers at once, and a queue of claimed jobs that a stop can hand back.
+		// A pool of virtual threads looks odd, but keeps what the pool
+		// gives: the bound on handlers at once, and a queue of claimed jobs
+		// that a stop can hand back.
 		return this.virtualThreads ? new VirtualThreadTaskExecutor(namePrefix).getVirtualThreadFactory()
 				: new CustomizableThreadFactory(namePrefix);
 	}
