@@ -35,7 +35,9 @@ final class ContainerRun {
 
 	private final DelayedJobListenerContainer container;
 
-	private final @Nullable ContainerRun predecessor;
+	// Dropped once it has ended, so that runs do not hold on to a chain of their
+	// predecessors.
+	private volatile @Nullable ContainerRun predecessor;
 
 	private final ClaimHandoff handoff = new ClaimHandoff();
 
@@ -156,8 +158,12 @@ final class ContainerRun {
 	}
 
 	private void claimLoop() {
-		if (this.predecessor != null && !this.predecessor.awaitEnd()) {
-			return;
+		ContainerRun previous = this.predecessor;
+		if (previous != null) {
+			if (!previous.awaitEnd()) {
+				return;
+			}
+			this.predecessor = null;
 		}
 		int failures = 0;
 		boolean topicsRegistered = false;

@@ -101,7 +101,7 @@ final class JobExecution implements Runnable {
 				// spend an attempt. Hand it back for another consumer to run at once.
 				logger.info("Job '" + this.job.id() + "' of topic '" + topic
 						+ "' was interrupted by the listener's shutdown; handed back to READY uncounted");
-				handBackClearingInterrupt();
+				withoutInterrupt(this::handBack);
 				return;
 			}
 			failed(record, Duration.ofNanos(System.nanoTime() - start), failure);
@@ -110,7 +110,14 @@ final class JobExecution implements Runnable {
 			}
 			return;
 		}
-		this.acknowledger.acknowledge(this.job, Duration.ofNanos(System.nanoTime() - start), ttr);
+		Duration runTime = Duration.ofNanos(System.nanoTime() - start);
+		if (this.interruptedByShutdown.getAsBoolean()) {
+			// Completed despite our interrupt: acknowledge it with the interrupt set
+			// aside, as the hand-back does.
+			withoutInterrupt(() -> this.acknowledger.acknowledge(this.job, runTime, ttr));
+			return;
+		}
+		this.acknowledger.acknowledge(this.job, runTime, ttr);
 	}
 
 	private void failed(JobRecord record, Duration runTime, Throwable failure) {
@@ -157,14 +164,14 @@ final class JobExecution implements Runnable {
 	}
 
 	/**
-	 * Hand back a delivery whose handler our shutdown interrupted. The interrupt is set
-	 * aside for the hand-back, which a client waiting on an interrupted thread would give
-	 * up on, and restored after it.
+	 * Settle a delivery whose handler our shutdown interrupted. The interrupt is set
+	 * aside meanwhile, since a client waiting on an interrupted thread gives up, and
+	 * restored after.
 	 */
-	private void handBackClearingInterrupt() {
+	private static void withoutInterrupt(Runnable settlement) {
 		boolean interrupted = Thread.interrupted();
 		try {
-			handBack();
+			settlement.run();
 		}
 		finally {
 			if (interrupted) {

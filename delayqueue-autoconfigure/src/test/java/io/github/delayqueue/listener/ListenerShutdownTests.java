@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
@@ -30,7 +32,7 @@ import static org.awaitility.Awaitility.await;
  * Stopping listeners: what becomes of handlers still running when the graceful stop gives
  * up, and how the registry follows Spring's lifecycle.
  */
-@ExtendWith(RedisExtension.class)
+@ExtendWith({ RedisExtension.class, OutputCaptureExtension.class })
 class ListenerShutdownTests {
 
 	private ApplicationContextRunner runner;
@@ -57,6 +59,24 @@ class ListenerShutdownTests {
 				assertThat(job.attempts()).isZero();
 				assertThat(job.lastError()).isNull();
 				assertThat(listener.interrupted).containsExactly(1);
+			});
+	}
+
+	@Test
+	void acknowledgesAJobWhoseHandlerCompletesDespiteTheShutdownsInterrupt(CapturedOutput output) {
+		this.runner.withUserConfiguration(StubbornListener.class)
+			.withPropertyValues("delayqueue.listener.shutdown-timeout=200ms")
+			.run((context) -> {
+				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				StubbornListener listener = context.getBean(StubbornListener.class);
+				String id = queue.send("stubborn", "x");
+				assertThat(listener.started.await(10, TimeUnit.SECONDS)).isTrue();
+				context.getBean(DelayedJobListenerEndpointRegistry.class).stop();
+				await().atMost(Duration.ofSeconds(10)).until(() -> queue.find("stubborn", id).isEmpty());
+				assertThat(listener.interrupted.getCount()).isZero();
+				// Redis may have run the acknowledgement whose reply the interrupt cut
+				// off; the client must not have given up on it.
+				assertThat(output.getOut()).doesNotContain("Acknowledging jobs [" + id + "]");
 			});
 	}
 
@@ -150,6 +170,28 @@ class ListenerShutdownTests {
 		private void block() throws InterruptedException {
 			this.started.countDown();
 			this.finish.await(30, TimeUnit.SECONDS);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class StubbornListener {
+
+		final CountDownLatch started = new CountDownLatch(1);
+
+		final CountDownLatch interrupted = new CountDownLatch(1);
+
+		@DelayedJobListener("stubborn")
+		void on(String payload) {
+			this.started.countDown();
+			try {
+				Thread.sleep(Duration.ofMinutes(1).toMillis());
+			}
+			catch (InterruptedException ex) {
+				// Finishes its work anyway, keeping the interrupt for whoever asks.
+				this.interrupted.countDown();
+				Thread.currentThread().interrupt();
+			}
 		}
 
 	}
