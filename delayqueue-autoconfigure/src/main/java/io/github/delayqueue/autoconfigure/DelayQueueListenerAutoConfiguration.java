@@ -26,7 +26,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -55,7 +57,7 @@ public final class DelayQueueListenerAutoConfiguration {
 			RedisConnectionFactory connectionFactory, TopicPolicies policies, JobRecordCodec codec, JobStore store,
 			ScriptRunner scriptRunner, DelayQueueKeys keys, DelayQueueProperties properties,
 			ObjectProvider<DataRedisProperties> redisProperties, ObjectProvider<JobEventListener> eventListeners,
-			ObjectProvider<DelayedJobScheduler> scheduler) {
+			ObjectProvider<DelayedJobScheduler> scheduler, Environment environment) {
 		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, connectionFactory,
 				policies, codec, new JobEventListeners(eventListeners.orderedStream().toList()),
 				pollTimeout(properties, redisProperties.getIfAvailable()),
@@ -63,6 +65,7 @@ public final class DelayQueueListenerAutoConfiguration {
 					store.registerTopic(topic);
 					scheduler.ifAvailable((available) -> available.addTopic(topic));
 				});
+		factory.setVirtualThreads(Threading.VIRTUAL.isActive(environment));
 		// Every scheduler, not only this instance's, must learn of the deadlines claims
 		// set: this instance may die holding them, or run no scheduler.
 		factory.setDueTimeListener(new ClaimAnnouncer(scriptRunner.redis(), keys.claimChannel(),

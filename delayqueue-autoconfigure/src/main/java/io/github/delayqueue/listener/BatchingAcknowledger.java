@@ -33,7 +33,7 @@ final class BatchingAcknowledger {
 
 	private static final Log logger = LogFactory.getLog(BatchingAcknowledger.class);
 
-	private final JobClaims claims;
+	private final Acknowledgements claims;
 
 	private final JobEventListener events;
 
@@ -41,7 +41,7 @@ final class BatchingAcknowledger {
 
 	private final AtomicBoolean flushing = new AtomicBoolean();
 
-	BatchingAcknowledger(JobClaims claims, JobEventListener events) {
+	BatchingAcknowledger(Acknowledgements claims, JobEventListener events) {
 		this.claims = claims;
 		this.events = events;
 	}
@@ -54,10 +54,10 @@ final class BatchingAcknowledger {
 	 */
 	void acknowledge(ClaimedJob job, Duration runTime, Duration ttr) {
 		this.queue.add(new Finished(job, runTime, ttr));
-		// Whoever wins the flag drains the queue; a worker that loses returns at once.
-		// The
-		// queue is checked again after the flag is released, so that an acknowledgement
-		// queued while the last batch was being sent is never left behind.
+		// Whoever wins the flag drains the queue; a worker that loses returns
+		// at once. The queue is checked again after the flag is released, so
+		// that an acknowledgement queued while the last batch was being sent
+		// is never left behind.
 		while (!this.queue.isEmpty() && this.flushing.compareAndSet(false, true)) {
 			try {
 				flushQueued();
@@ -106,6 +106,22 @@ final class BatchingAcknowledger {
 	}
 
 	private record Finished(ClaimedJob job, Duration runTime, Duration ttr) {
+
+	}
+
+	/**
+	 * Sends acknowledgements to Redis; {@link JobClaims#ack(String, List)} does.
+	 */
+	@FunctionalInterface
+	interface Acknowledgements {
+
+		/**
+		 * Acknowledge deliveries of one topic.
+		 * @param topic the topic of every delivery
+		 * @param jobs the deliveries, at most {@link JobClaims#MAX_ACK_BATCH}
+		 * @return for each delivery, in order, {@code false} if it had expired
+		 */
+		boolean[] ack(String topic, List<ClaimedJob> jobs);
 
 	}
 

@@ -2,6 +2,7 @@ package io.github.delayqueue.listener;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +19,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.BeanInitializationException;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.MethodIntrospector;
@@ -27,12 +29,14 @@ import org.springframework.util.StringUtils;
 /**
  * Finds {@link DelayedJobListener} methods on every bean, resolves their placeholders,
  * checks them, and registers each as an endpoint in the
- * {@link DelayedJobListenerEndpointRegistry}. A method that cannot be served fails
- * start-up with a message naming it.
+ * {@link DelayedJobListenerEndpointRegistry} once every singleton is instantiated (at
+ * once for beans created later). A method that cannot be served fails start-up with a
+ * message naming it, when its bean is created.
  *
  * @author delayqueue contributors
  */
-public class DelayedJobListenerAnnotationBeanPostProcessor implements BeanPostProcessor, BeanFactoryAware {
+public class DelayedJobListenerAnnotationBeanPostProcessor
+		implements BeanPostProcessor, BeanFactoryAware, SmartInitializingSingleton {
 
 	private final ObjectProvider<DelayedJobListenerEndpointRegistry> registry;
 
@@ -41,6 +45,16 @@ public class DelayedJobListenerAnnotationBeanPostProcessor implements BeanPostPr
 	private final Set<Class<?>> withoutListeners = ConcurrentHashMap.newKeySet();
 
 	private @Nullable ConfigurableBeanFactory beanFactory;
+
+	private final Object endpointsMonitor = new Object();
+
+	// Endpoints found before the singletons were all instantiated, registered then.
+	private final List<DelayedJobListenerEndpoint> pending = new ArrayList<>();
+
+	// Every id given out, so that duplicates fail naming their method.
+	private final Set<String> ids = new HashSet<>();
+
+	private boolean singletonsInstantiated;
 
 	/**
 	 * Create a post-processor.
@@ -121,19 +135,46 @@ public class DelayedJobListenerAnnotationBeanPostProcessor implements BeanPostPr
 		catch (IllegalArgumentException ex) {
 			throw new BeanInitializationException(where + " cannot be served: " + ex.getMessage());
 		}
-		String id = resolve(annotation.id());
-		if (!StringUtils.hasText(id)) {
-			id = defaultId(method);
-		}
 		String autoStartupText = resolve(annotation.autoStartup()).trim();
 		if (!autoStartupText.equalsIgnoreCase("true") && !autoStartupText.equalsIgnoreCase("false")) {
 			throw new BeanInitializationException(
 					where + " has autoStartup '" + autoStartupText + "'; it must be 'true' or 'false'");
 		}
 		boolean autoStartup = Boolean.parseBoolean(autoStartupText);
+		String id = resolve(annotation.id());
+		synchronized (this.endpointsMonitor) {
+			if (!StringUtils.hasText(id)) {
+				id = defaultId(method);
+			}
+			else if (!this.ids.add(id)) {
+				throw new BeanInitializationException(
+						where + ": another @DelayedJobListener already has the id '" + id + "'");
+			}
+			DelayedJobListenerEndpoint endpoint = new DelayedJobListenerEndpoint(id, topics, concurrency, autoStartup,
+					adapter);
+			if (this.singletonsInstantiated) {
+				register(endpoint, where);
+			}
+			else {
+				this.pending.add(endpoint);
+			}
+		}
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		List<DelayedJobListenerEndpoint> endpoints;
+		synchronized (this.endpointsMonitor) {
+			this.singletonsInstantiated = true;
+			endpoints = List.copyOf(this.pending);
+			this.pending.clear();
+		}
+		endpoints.forEach((endpoint) -> register(endpoint, "@DelayedJobListener method " + endpoint.method()));
+	}
+
+	private void register(DelayedJobListenerEndpoint endpoint, String where) {
 		try {
-			this.registry.getObject()
-				.register(new DelayedJobListenerEndpoint(id, topics, concurrency, autoStartup, adapter));
+			this.registry.getObject().register(endpoint);
 		}
 		catch (IllegalStateException ex) {
 			throw new BeanInitializationException(where + ": " + ex.getMessage());
@@ -144,9 +185,8 @@ public class DelayedJobListenerAnnotationBeanPostProcessor implements BeanPostPr
 	// by the same method or one of its overloads (two beans of one class, say).
 	private String defaultId(Method method) {
 		String base = method.getDeclaringClass().getName() + "." + method.getName();
-		DelayedJobListenerEndpointRegistry registry = this.registry.getObject();
 		String id = base;
-		for (int n = 2; registry.getListenerContainer(id) != null; n++) {
+		for (int n = 2; !this.ids.add(id); n++) {
 			id = base + "#" + n;
 		}
 		return id;

@@ -1,6 +1,7 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 import io.github.delayqueue.core.DueTimeListener;
@@ -9,7 +10,9 @@ import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobRecordCodec;
 import io.github.delayqueue.core.TopicPolicies;
 
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Creates a {@link DelayedJobListenerContainer} per endpoint and holds what they share.
@@ -37,8 +40,11 @@ public class DelayedJobListenerContainerFactory {
 	private DueTimeListener dueTimeListener = (topic, dueAt) -> {
 	};
 
+	private boolean virtualThreads;
+
 	/**
-	 * Create a factory.
+	 * Create a factory. Internal: called by the auto-configuration; not part of the
+	 * public API, and may change in any release.
 	 * @param claims the Redis side of consuming
 	 * @param connectionFactory opens the blocking connections
 	 * @param policies the topics' policies
@@ -68,6 +74,16 @@ public class DelayedJobListenerContainerFactory {
 	 */
 	public void setDueTimeListener(DueTimeListener dueTimeListener) {
 		this.dueTimeListener = dueTimeListener;
+	}
+
+	/**
+	 * Set whether handlers run on virtual threads, as Spring Boot's
+	 * {@code spring.threads.virtual.enabled} asks on Java 21 and later. Each listener
+	 * still runs at most its concurrency of handlers at once.
+	 * @param virtualThreads {@code true} for virtual threads
+	 */
+	public void setVirtualThreads(boolean virtualThreads) {
+		this.virtualThreads = virtualThreads;
 	}
 
 	/**
@@ -115,6 +131,14 @@ public class DelayedJobListenerContainerFactory {
 
 	DueTimeListener dueTimeListener() {
 		return this.dueTimeListener;
+	}
+
+	ThreadFactory workerThreadFactory(String namePrefix) {
+		// A pool of virtual threads looks odd, but keeps what the pool
+		// gives: the bound on handlers at once, and a queue of claimed jobs
+		// that a stop can hand back.
+		return this.virtualThreads ? new VirtualThreadTaskExecutor(namePrefix).getVirtualThreadFactory()
+				: new CustomizableThreadFactory(namePrefix);
 	}
 
 	void registerTopic(String topic) {

@@ -6,7 +6,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One listener to run: its id, the topics it consumes in priority order, how many jobs it
- * runs at once, and the method that handles a job.
+ * runs at once, and the method that handles a job. Endpoints are made by the
+ * {@link DelayedJobListenerAnnotationBeanPostProcessor}; the method adapter is internal
+ * to this package.
  *
  * @param id the listener's id, unique in the application
  * @param topics the topics, highest priority first
@@ -18,6 +20,9 @@ import org.jspecify.annotations.Nullable;
 public record DelayedJobListenerEndpoint(String id, List<String> topics, @Nullable Integer concurrency,
 		boolean autoStartup, ListenerMethodAdapter method) {
 
+	/**
+	 * Create an endpoint, keeping an unmodifiable copy of the topics.
+	 */
 	public DelayedJobListenerEndpoint {
 		topics = List.copyOf(topics);
 	}

@@ -1,11 +1,12 @@
 package io.github.delayqueue.listener;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
@@ -14,7 +15,8 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Holds a {@link DelayedJobListenerContainer} for every registered listener and runs them
  * with the application context: started once the context is ready, stopped first on
- * shutdown, all at once so that the shutdown timeout applies to them together.
+ * shutdown, all at once so that the shutdown timeout applies to them together, calling
+ * Spring's lifecycle back when the last one has stopped.
  *
  * @author delayqueue contributors
  */
@@ -88,23 +90,44 @@ public class DelayedJobListenerEndpointRegistry implements SmartLifecycle {
 		}
 	}
 
+	/**
+	 * Stop every listener, all at once, and wait until they have stopped.
+	 */
 	@Override
 	public void stop() {
-		this.running = false;
-		List<Thread> stopping = new ArrayList<>();
-		for (DelayedJobListenerContainer container : getListenerContainers()) {
-			Thread thread = new Thread(container::stop, "delayqueue-stop-" + container.getListenerId());
-			stopping.add(thread);
-			thread.start();
+		CountDownLatch stopped = new CountDownLatch(1);
+		stop(stopped::countDown);
+		try {
+			stopped.await();
 		}
-		for (Thread thread : stopping) {
-			try {
-				thread.join();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Stop every listener, all at once on threads of their own, and call back when the
+	 * last one has stopped; returns at once, so that Spring's lifecycle processor bounds
+	 * the wait by its shutdown phase timeout.
+	 * @param callback called once every listener has stopped
+	 */
+	@Override
+	public void stop(Runnable callback) {
+		this.running = false;
+		List<DelayedJobListenerContainer> running = getListenerContainers().stream()
+			.filter(DelayedJobListenerContainer::isRunning)
+			.toList();
+		if (running.isEmpty()) {
+			callback.run();
+			return;
+		}
+		AtomicInteger left = new AtomicInteger(running.size());
+		for (DelayedJobListenerContainer container : running) {
+			container.stop(() -> {
+				if (left.decrementAndGet() == 0) {
+					callback.run();
+				}
+			});
 		}
 	}
 

@@ -1,6 +1,8 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.function.BooleanSupplier;
 
 import io.github.delayqueue.core.DueTimeListener;
 import io.github.delayqueue.core.JobClaims;
@@ -44,9 +46,12 @@ final class JobExecution implements Runnable {
 
 	private final BatchingAcknowledger acknowledger;
 
+	private final BooleanSupplier interruptedByShutdown;
+
 	JobExecution(ClaimedJob job, long claimedAtRedisMillis, long claimedAtNanos, ListenerMethodAdapter method,
 			TopicPolicy policy, JobClaims claims, JobRecordCodec codec, JobEventListener events,
-			DueTimeListener dueTimeListener, BatchingAcknowledger acknowledger) {
+			DueTimeListener dueTimeListener, BatchingAcknowledger acknowledger, BooleanSupplier interruptedByShutdown) {
+		this.interruptedByShutdown = interruptedByShutdown;
 		this.dueTimeListener = dueTimeListener;
 		this.acknowledger = acknowledger;
 		this.job = job;
@@ -71,9 +76,8 @@ final class JobExecution implements Runnable {
 			record = this.codec.decode(this.job.record());
 		}
 		catch (IllegalArgumentException ex) {
-			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' has unreadable data; it is now dead: "
-					+ ex.getMessage());
-			bury(ex.getMessage());
+			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' has unreadable data; it is now dead", ex);
+			bury(FailureDecision.describe(ex));
 			return;
 		}
 		Duration ttr = (record.ttr() != null) ? record.ttr() : this.policy.ttr();
@@ -92,13 +96,28 @@ final class JobExecution implements Runnable {
 			this.method.invoke(topic, this.job.id(), this.job.attempt(), record);
 		}
 		catch (Throwable failure) {
+			if (this.interruptedByShutdown.getAsBoolean() && !(failure instanceof VirtualMachineError)) {
+				// Our own stop cut the handler off: not the job's fault, so it must not
+				// spend an attempt. Hand it back for another consumer to run at once.
+				logger.info("Job '" + this.job.id() + "' of topic '" + topic
+						+ "' was interrupted by the listener's shutdown; handed back to READY uncounted");
+				withoutInterrupt(this::handBack);
+				return;
+			}
 			failed(record, Duration.ofNanos(System.nanoTime() - start), failure);
 			if (failure instanceof VirtualMachineError error) {
 				throw error;
 			}
 			return;
 		}
-		this.acknowledger.acknowledge(this.job, Duration.ofNanos(System.nanoTime() - start), ttr);
+		Duration runTime = Duration.ofNanos(System.nanoTime() - start);
+		if (this.interruptedByShutdown.getAsBoolean()) {
+			// Completed despite our interrupt: acknowledge it with the interrupt set
+			// aside, as the hand-back does.
+			withoutInterrupt(() -> this.acknowledger.acknowledge(this.job, runTime, ttr));
+			return;
+		}
+		this.acknowledger.acknowledge(this.job, runTime, ttr);
 	}
 
 	private void failed(JobRecord record, Duration runTime, Throwable failure) {
@@ -106,22 +125,27 @@ final class JobExecution implements Runnable {
 		this.events.jobFailed(topic, runTime, failure);
 		FailureDecision decision = FailureDecision.decide(this.policy, record.maxAttempts(), this.job.attempt(),
 				failure);
+		String what = "Job '" + this.job.id() + "' of topic '" + topic + "' failed on attempt " + decision.attempt()
+				+ " of " + decision.maxAttempts();
 		if (decision.retry()) {
 			long due = this.claims.retry(this.job, decision.delay(), decision.reason());
 			if (due >= 0) {
 				this.events.jobRetried(topic);
 				this.dueTimeListener.jobScheduled(topic, due);
-				if (logger.isDebugEnabled()) {
-					logger.debug("Job '" + this.job.id() + "' of topic '" + topic + "' failed on attempt "
-							+ this.job.attempt() + "; retrying in " + decision.delay(), failure);
-				}
+				logger.warn(
+						what + "; next attempt due at " + Instant.ofEpochMilli(due) + " (in " + decision.delay() + ")",
+						failure);
+			}
+			else {
+				logger.info(what + " after its time to run elapsed; it was delivered again, so this failure is"
+						+ " ignored: " + failure);
 			}
 		}
 		else {
-			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' is now dead: " + decision.reason());
-			if (logger.isDebugEnabled()) {
-				logger.debug("Failure that made job '" + this.job.id() + "' dead", failure);
-			}
+			logger.warn(
+					what + " and is now dead"
+							+ (decision.nonRetryable() ? " (the failure is not retryable)" : " (no attempts left)"),
+					failure);
 			bury(decision.reason());
 		}
 	}
@@ -136,6 +160,23 @@ final class JobExecution implements Runnable {
 		catch (RuntimeException ex) {
 			logger.warn("Could not hand back job '" + this.job.id() + "' of topic '" + this.job.topic()
 					+ "'; it will be delivered again when its time to run elapses", ex);
+		}
+	}
+
+	/**
+	 * Settle a delivery whose handler our shutdown interrupted. The interrupt is set
+	 * aside meanwhile, since a client waiting on an interrupted thread gives up, and
+	 * restored after.
+	 */
+	private static void withoutInterrupt(Runnable settlement) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			settlement.run();
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 

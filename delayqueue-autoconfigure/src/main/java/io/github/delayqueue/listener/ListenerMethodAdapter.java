@@ -22,7 +22,7 @@ import org.springframework.util.ReflectionUtils;
  *
  * @author delayqueue contributors
  */
-public final class ListenerMethodAdapter {
+final class ListenerMethodAdapter {
 
 	private final Object bean;
 
@@ -55,7 +55,7 @@ public final class ListenerMethodAdapter {
 	 * @return the adapter
 	 * @throws IllegalArgumentException naming what is wrong with the method
 	 */
-	public static ListenerMethodAdapter of(Object bean, Method method, JsonMapper jsonMapper) {
+	static ListenerMethodAdapter of(Object bean, Method method, JsonMapper jsonMapper) {
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		Type[] parameters = method.getGenericParameterTypes();
 		int payloadIndex = -1;
@@ -84,9 +84,9 @@ public final class ListenerMethodAdapter {
 					? parameterized.getActualTypeArguments()[0] : Object.class;
 		}
 		if (target != null) {
-			// A method inherited from a generic class names a type variable (T), which
-			// the
-			// bean's own class binds (class OrderListener extends Listener<Order>).
+			// A method inherited from a generic class names a type variable
+			// (T), which the bean's own class binds (class OrderListener
+			// extends Listener<Order>).
 			target = GenericTypeResolver.resolveType(target, AopUtils.getTargetClass(bean));
 		}
 		JavaType payloadType = (target != null) ? jsonMapper.getTypeFactory().constructType(target) : null;
@@ -97,7 +97,7 @@ public final class ListenerMethodAdapter {
 	 * Return the method.
 	 * @return the method
 	 */
-	public Method getMethod() {
+	Method getMethod() {
 		return this.method;
 	}
 
@@ -110,7 +110,7 @@ public final class ListenerMethodAdapter {
 	 * @throws PayloadConversionException if the payload does not convert
 	 * @throws Throwable whatever the method throws
 	 */
-	public void invoke(String topic, String id, int attempt, JobRecord record) throws Throwable {
+	void invoke(String topic, String id, int attempt, JobRecord record) throws Throwable {
 		Object payload = convert(record.payloadJson());
 		Object[] args = new Object[this.method.getParameterCount()];
 		if (this.payloadIndex >= 0) {

@@ -67,7 +67,7 @@ final class ReadyJobWaiter implements Runnable {
 						if (failures == 1) {
 							logger.warn("Waiting for jobs of topic '" + this.topic + "' failed; reconnecting", ex);
 						}
-						this.handoff.pause(Duration.ofMillis(Math.min(2000, 50L << Math.min(failures, 6))));
+						this.handoff.pause(ReconnectBackoff.delay(failures));
 					}
 				}
 			}

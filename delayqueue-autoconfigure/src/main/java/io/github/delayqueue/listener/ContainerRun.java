@@ -1,0 +1,387 @@
+package io.github.delayqueue.listener;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.delayqueue.core.JobClaims.Claim;
+import io.github.delayqueue.core.JobClaims.ClaimedJob;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One run of a {@link DelayedJobListenerContainer}, from a start to the end of the stop
+ * that follows it: its claim loop, its waiters, its workers and the state they share. A
+ * restart makes a new run, whose claim loop begins only once the previous run has stopped
+ * and its claim loop has ended, so two loops never overlap, even when an old one was left
+ * behind stuck in a Redis call.
+ *
+ * @author delayqueue contributors
+ */
+final class ContainerRun {
+
+	private static final Log logger = LogFactory.getLog(ContainerRun.class);
+
+	private static final Duration THREAD_STOP_TIMEOUT = Duration.ofSeconds(3);
+
+	private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(2);
+
+	private final DelayedJobListenerContainer container;
+
+	// Dropped once it has ended, so that runs do not hold on to a chain of their
+	// predecessors.
+	private volatile @Nullable ContainerRun predecessor;
+
+	private final ClaimHandoff handoff = new ClaimHandoff();
+
+	/**
+	 * Permits for claimed jobs not yet finished: the concurrency, plus those claimed
+	 * ahead while handlers are quick (see {@link #adjustClaimAhead()}).
+	 */
+	private final ClaimPermits permits;
+
+	private final ThreadPoolExecutor workers;
+
+	private final Thread poller;
+
+	private final List<Thread> threads = new ArrayList<>();
+
+	private final List<ReadyJobWaiter> waiters = new ArrayList<>();
+
+	private final CountDownLatch stopped = new CountDownLatch(1);
+
+	private volatile boolean active = true;
+
+	/**
+	 * Set once a stop gives up waiting and interrupts the handlers still running, so that
+	 * their executions know the failure came from us and hand their jobs back.
+	 */
+	private volatile boolean interruptingHandlers;
+
+	ContainerRun(DelayedJobListenerContainer container, @Nullable ContainerRun predecessor) {
+		this.container = container;
+		this.predecessor = predecessor;
+		this.permits = new ClaimPermits(container.getConcurrency());
+		String prefix = "delayqueue-" + container.getListenerId();
+		int concurrency = container.getConcurrency();
+		this.workers = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.SECONDS,
+				new LinkedBlockingQueue<>(), container.factory().workerThreadFactory(prefix + "-worker-"));
+		this.poller = thread(prefix + "-poller", this::claimLoop);
+		// The one non-daemon thread: an application whose only work is its listeners
+		// must stay up while nothing is ready, as it does once a handler ran. Closing the
+		// context (the shutdown hook does) ends it.
+		this.poller.setDaemon(false);
+		this.threads.add(this.poller);
+		for (String topic : container.getTopics()) {
+			ReadyJobWaiter waiter = new ReadyJobWaiter(topic, container.factory().claims(),
+					container.factory().connectionFactory(), container.factory().getPollTimeout(), this.handoff);
+			this.waiters.add(waiter);
+			this.threads.add(thread(prefix + "-waiter-" + topic, waiter));
+		}
+	}
+
+	void start() {
+		this.handoff.open();
+		this.threads.forEach(Thread::start);
+	}
+
+	/**
+	 * Stop: claim nothing more, hand back claimed jobs that have not started so that they
+	 * are delivered again at once, and wait up to the shutdown timeout for running
+	 * handlers; interrupt those still running then, and hand back the jobs of those that
+	 * end by throwing.
+	 */
+	void stop() {
+		try {
+			this.active = false;
+			List<ClaimHandoff.ReadyId> handedOver = this.handoff.close();
+			this.waiters.forEach(ReadyJobWaiter::wakeUp);
+			// Woken waiters return at once. A thread stuck on an unreachable
+			// Redis is left behind: it claims nothing more, and hands back
+			// whatever its call still brings. The next run's claim loop waits
+			// for it.
+			join(this.threads, THREAD_STOP_TIMEOUT);
+			handedOver.addAll(this.handoff.close());
+			handedOver.forEach(this::unclaim);
+			stopWorkers();
+		}
+		finally {
+			this.stopped.countDown();
+		}
+	}
+
+	private void stopWorkers() {
+		List<Runnable> notStarted = new ArrayList<>();
+		this.workers.getQueue().drainTo(notStarted);
+		notStarted.forEach(this::handBack);
+		this.workers.shutdown();
+		try {
+			Duration timeout = this.container.factory().shutdownTimeout();
+			if (!this.workers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+				logger.warn("Listener '" + this.container.getListenerId() + "' still had "
+						+ this.container.getActiveJobs() + " job(s) running when its shutdown timeout (" + timeout
+						+ ") elapsed; interrupting them: each one whose handler ends by throwing is handed back"
+						+ " to READY uncounted, one whose handler completes anyway is acknowledged");
+				this.interruptingHandlers = true;
+				this.workers.shutdownNow().forEach(this::handBack);
+				// Give interrupted handlers a moment to hand their jobs back while the
+				// Redis connection is still open.
+				this.workers.awaitTermination(INTERRUPT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Wait until this run has stopped and its claim loop has ended.
+	 * @return {@code false} if the waiting thread was interrupted
+	 */
+	private boolean awaitEnd() {
+		try {
+			this.stopped.await();
+			this.poller.join();
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private void claimLoop() {
+		ContainerRun previous = this.predecessor;
+		if (previous != null) {
+			if (!previous.awaitEnd()) {
+				return;
+			}
+			this.predecessor = null;
+		}
+		int failures = 0;
+		boolean topicsRegistered = false;
+		// Set when the last idle wait ended with a look that found nothing: looking again
+		// straight away would only repeat that claim call.
+		boolean foundNothing = false;
+		while (this.active) {
+			int held = 0;
+			try {
+				if (!topicsRegistered) {
+					// In Redis, not at start: a start must not fail while Redis is away.
+					this.container.getTopics().forEach(this.container.factory()::registerTopic);
+					topicsRegistered = true;
+				}
+				if (!this.permits.tryAcquire(200, TimeUnit.MILLISECONDS)) {
+					continue;
+				}
+				held = 1;
+				adjustClaimAhead();
+				while (held < this.permits.limit() && this.permits.tryAcquire()) {
+					held++;
+				}
+				List<JobExecution> jobs = foundNothing ? List.of() : claimReady(held);
+				if (jobs.isEmpty()) {
+					this.permits.release(held - 1);
+					held = 1;
+					jobs = awaitReady();
+				}
+				foundNothing = jobs.isEmpty();
+				held -= dispatch(jobs);
+				if (failures > 0) {
+					logger.info("Listener '" + this.container.getListenerId() + "' claims jobs again");
+					failures = 0;
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+			catch (RuntimeException ex) {
+				failures++;
+				if (failures == 1) {
+					// Once per outage, also when the application starts
+					// while Redis is down.
+					logger.warn(
+							"Listener '" + this.container.getListenerId()
+									+ "' cannot reach Redis to claim jobs; retrying in the background until it can",
+							ex);
+				}
+				this.handoff.pause(ReconnectBackoff.delay(failures));
+			}
+			finally {
+				if (held > 0) {
+					this.permits.release(held);
+				}
+			}
+		}
+	}
+
+	/**
+	 * Claim ahead of the free workers about {@link RunTimeAverage#CLAIM_AHEAD_WINDOW} of
+	 * work per worker, by the recent average run time: the next jobs are then already
+	 * here when a worker frees, instead of one claim round trip away. For quick handlers
+	 * that round trip, not the handler, bounds the drain rate; slow handlers get nothing
+	 * ahead, so that claimed jobs never wait long with their time to run elapsing.
+	 */
+	private void adjustClaimAhead() {
+		this.permits.claimAhead(this.container.runTimes().jobsPerClaimAheadWindow());
+	}
+
+	/**
+	 * Wait, holding one free worker, for a waiter to bring a ready job. Blocking waits
+	 * are the way jobs arrive, but only a hint: should they fail for a while, look for
+	 * ready jobs anyway now and then.
+	 */
+	private List<JobExecution> awaitReady() throws InterruptedException {
+		ClaimHandoff.ReadyId ready = this.handoff.awaitReady(this.container.factory().getPollTimeout().multipliedBy(5));
+		if (!this.active) {
+			return List.of();
+		}
+		return (ready != null) ? claim(ready.topic(), ready.id(), 0) : claimReady(1);
+	}
+
+	/**
+	 * Claim up to {@code wanted} jobs: those whose ids waiters brought, then the topics
+	 * in priority order. The jobs are claimed in several calls; should a later one fail,
+	 * those claimed already are handed back before the failure is passed on.
+	 */
+	private List<JobExecution> claimReady(int wanted) {
+		List<JobExecution> jobs = new ArrayList<>(wanted);
+		try {
+			ClaimHandoff.ReadyId ready;
+			while (jobs.size() < wanted && (ready = this.handoff.poll()) != null) {
+				jobs.addAll(claim(ready.topic(), ready.id(), 0));
+			}
+			for (String topic : this.container.getTopics()) {
+				if (jobs.size() >= wanted) {
+					break;
+				}
+				jobs.addAll(claim(topic, null, wanted - jobs.size()));
+			}
+			return jobs;
+		}
+		catch (RuntimeException ex) {
+			jobs.forEach(JobExecution::handBack);
+			throw ex;
+		}
+	}
+
+	private List<JobExecution> claim(String topic, @Nullable String movedId, int count) {
+		return executions(this.container.claimer().claim(topic, movedId, count, this.container.ttr(topic)));
+	}
+
+	private List<JobExecution> executions(Claim claim) {
+		long claimedAt = System.nanoTime();
+		if (!claim.jobs().isEmpty()) {
+			String topic = claim.jobs().get(0).topic();
+			this.container.factory()
+				.dueTimeListener()
+				.jobScheduled(topic, claim.redisNow() + this.container.ttr(topic).toMillis());
+		}
+		List<JobExecution> executions = new ArrayList<>(claim.jobs().size());
+		for (ClaimedJob job : claim.jobs()) {
+			if (job.attempt() < 0) {
+				logger.warn("Dropped ready job id '" + job.id() + "' of topic '" + job.topic()
+						+ "': its job data had vanished from Redis");
+				continue;
+			}
+			executions.add(this.container.execution(job, claim.redisNow(), claimedAt, () -> this.interruptingHandlers));
+		}
+		return executions;
+	}
+
+	/**
+	 * Hand the jobs to the workers, each with the permit it holds. Jobs that cannot be
+	 * run, because this run stopped meanwhile, are handed back, uncounted.
+	 * @return how many jobs the workers took, each with one permit
+	 */
+	private int dispatch(List<JobExecution> jobs) {
+		int dispatched = 0;
+		for (JobExecution job : jobs) {
+			if (this.active) {
+				try {
+					this.workers.execute(new Task(job));
+					dispatched++;
+					continue;
+				}
+				catch (RejectedExecutionException ex) {
+					// The stop shut the workers down between the check and now.
+				}
+			}
+			job.handBack();
+		}
+		return dispatched;
+	}
+
+	private void handBack(Runnable task) {
+		if (task instanceof Task runnable) {
+			runnable.execution.handBack();
+			this.permits.release();
+		}
+	}
+
+	private void unclaim(ClaimHandoff.ReadyId ready) {
+		try {
+			this.container.factory().claims().unclaim(ready.topic(), List.of(ready.id()));
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not hand back id '" + ready.id() + "'; the scheduler's orphan check will", ex);
+		}
+	}
+
+	private static Thread thread(String name, Runnable task) {
+		Thread thread = new Thread(task, name);
+		thread.setDaemon(true);
+		return thread;
+	}
+
+	private static void join(List<Thread> threads, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		for (Thread thread : threads) {
+			try {
+				thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+	private final class Task implements Runnable {
+
+		private final JobExecution execution;
+
+		Task(JobExecution execution) {
+			this.execution = execution;
+		}
+
+		@Override
+		public void run() {
+			AtomicInteger activeJobs = ContainerRun.this.container.activeJobCounter();
+			activeJobs.incrementAndGet();
+			long start = System.nanoTime();
+			try {
+				this.execution.run();
+				ContainerRun.this.container.runTimes().add(System.nanoTime() - start);
+			}
+			catch (RuntimeException ex) {
+				logger.error("Settling job '" + this.execution.job().id() + "' failed; it will be delivered again"
+						+ " when its time to run elapses", ex);
+			}
+			finally {
+				activeJobs.decrementAndGet();
+				ContainerRun.this.permits.release();
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,103 @@
+package io.github.delayqueue.listener;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.delayqueue.core.JobClaims.ClaimedJob;
+import io.github.delayqueue.core.JobEventListener;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Batching acknowledgements of finished deliveries, without Redis.
+ */
+class BatchingAcknowledgerTests {
+
+	private final List<List<String>> calls = new CopyOnWriteArrayList<>();
+
+	private final List<String> completed = new CopyOnWriteArrayList<>();
+
+	private final JobEventListener events = new JobEventListener() {
+
+		@Override
+		public void jobCompleted(String topic, Duration runTime) {
+			BatchingAcknowledgerTests.this.completed.add(topic);
+		}
+
+	};
+
+	@Test
+	void sendsALoneAcknowledgementAtOnce() {
+		BatchingAcknowledger acknowledger = new BatchingAcknowledger(this::acknowledgeAll, this.events);
+		acknowledger.acknowledge(job("orders", "1"), Duration.ofMillis(5), Duration.ofSeconds(60));
+		assertThat(this.calls).containsExactly(List.of("orders:1"));
+		assertThat(this.completed).containsExactly("orders");
+	}
+
+	@Test
+	void sendsAcknowledgementsQueuedDuringACallTogetherByTopic() throws Exception {
+		CountDownLatch inFirstCall = new CountDownLatch(1);
+		CountDownLatch finishFirstCall = new CountDownLatch(1);
+		BatchingAcknowledger acknowledger = new BatchingAcknowledger((topic, jobs) -> {
+			if (this.calls.isEmpty()) {
+				inFirstCall.countDown();
+				await(finishFirstCall);
+			}
+			return acknowledgeAll(topic, jobs);
+		}, this.events);
+		CompletableFuture<Void> first = CompletableFuture
+			.runAsync(() -> acknowledger.acknowledge(job("a", "1"), Duration.ZERO, Duration.ofSeconds(60)));
+		assertThat(inFirstCall.await(10, TimeUnit.SECONDS)).isTrue();
+		// The flush is busy: these only queue up, and their workers return at once.
+		acknowledger.acknowledge(job("a", "2"), Duration.ZERO, Duration.ofSeconds(60));
+		acknowledger.acknowledge(job("b", "3"), Duration.ZERO, Duration.ofSeconds(60));
+		acknowledger.acknowledge(job("a", "4"), Duration.ZERO, Duration.ofSeconds(60));
+		assertThat(this.calls).isEmpty();
+		finishFirstCall.countDown();
+		first.get(10, TimeUnit.SECONDS);
+		assertThat(this.calls).containsExactly(List.of("a:1"), List.of("a:2", "a:4"), List.of("b:3"));
+		assertThat(this.completed).hasSize(4);
+	}
+
+	@Test
+	void countsNothingForFencedOrFailedAcknowledgements() {
+		BatchingAcknowledger fenced = new BatchingAcknowledger((topic, jobs) -> new boolean[jobs.size()], this.events);
+		fenced.acknowledge(job("orders", "1"), Duration.ZERO, Duration.ofSeconds(1));
+		BatchingAcknowledger failing = new BatchingAcknowledger((topic, jobs) -> {
+			throw new IllegalStateException("Redis is away");
+		}, this.events);
+		failing.acknowledge(job("orders", "2"), Duration.ZERO, Duration.ofSeconds(1));
+		failing.acknowledge(job("orders", "3"), Duration.ZERO, Duration.ofSeconds(1));
+		assertThat(this.completed).isEmpty();
+	}
+
+	private boolean[] acknowledgeAll(String topic, List<ClaimedJob> jobs) {
+		List<String> ids = new ArrayList<>();
+		jobs.forEach((job) -> ids.add(topic + ":" + job.id()));
+		this.calls.add(ids);
+		boolean[] acknowledged = new boolean[jobs.size()];
+		Arrays.fill(acknowledged, true);
+		return acknowledged;
+	}
+
+	private static ClaimedJob job(String topic, String id) {
+		return new ClaimedJob(topic, id, 1, "{}");
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
