@@ -66,7 +66,15 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private volatile boolean running;
 
+	// Which loop may run: each start and each stop begin a new generation, and a loop
+	// ends as soon as it sees that its own is over.
+	private volatile long generation;
+
+	// The thread of the latest loop, kept after a stop so that the next loop waits for
+	// it.
 	private @Nullable Thread thread;
+
+	private long stopTimeoutMillis = TimeUnit.SECONDS.toMillis(10);
 
 	/**
 	 * Create a scheduler.
@@ -226,34 +234,50 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 				return;
 			}
 			this.running = true;
-			this.wakeUps.restart();
-			long now = System.nanoTime();
-			this.chores.start(now);
-			this.cap.watchAll(now);
-			Thread worker = new Thread(this::run, "delayqueue-scheduler");
+			long generation = ++this.generation;
+			Thread previous = this.thread;
+			Thread worker = new Thread(() -> run(generation, previous), "delayqueue-scheduler");
 			worker.setDaemon(true);
 			this.thread = worker;
 			worker.start();
 		}
 	}
 
+	/**
+	 * Stop the loop, waiting for it to end for a while. A loop stuck in a Redis call
+	 * longer than that is left to end on its own: it stops at its next check, and a later
+	 * {@link #start()} waits for it before its own loop begins, so two loops never run
+	 * side by side.
+	 */
 	@Override
 	public void stop() {
 		Thread worker;
 		synchronized (this.lifecycleMonitor) {
 			this.running = false;
+			this.generation++;
 			this.wakeUps.stop();
 			worker = this.thread;
-			this.thread = null;
 		}
-		if (worker != null) {
+		if (worker != null && worker != Thread.currentThread()) {
 			try {
-				worker.join(TimeUnit.SECONDS.toMillis(10));
+				worker.join(this.stopTimeoutMillis);
+				if (worker.isAlive()) {
+					logger.warn("Delay queue scheduler did not stop within " + Duration.ofMillis(this.stopTimeoutMillis)
+							+ "; it ends once its current Redis call returns, and a restart waits for that");
+				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/**
+	 * Set how long {@link #stop()} waits for the loop to end; 10 seconds unless set.
+	 * @param timeout the longest wait
+	 */
+	void setStopTimeout(Duration timeout) {
+		this.stopTimeoutMillis = timeout.toMillis();
 	}
 
 	@Override
@@ -266,35 +290,64 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		return PHASE;
 	}
 
-	private void run() {
-		preloadScripts();
-		int failures = 0;
+	private void run(long generation, @Nullable Thread previous) {
 		try {
-			while (this.running) {
-				try {
-					sweepDueTopics();
-					if (failures > 0) {
-						logger.info("Redis is reachable again; catching up on due jobs");
-						failures = 0;
-						wakeUpAll();
-					}
-					this.wakeUps.awaitNext(this.chores.nextDue());
-				}
-				catch (RuntimeException ex) {
-					failures++;
-					if (failures == 1) {
-						logger.warn("Delay queue scheduler cannot reach Redis; retrying", ex);
-					}
-					else if (logger.isDebugEnabled()) {
-						logger.debug("Delay queue scheduler still cannot reach Redis (" + failures + " tries)", ex);
-					}
-					this.wakeUps.pause(
-							Math.min(this.maxSleepNanos, TimeUnit.MILLISECONDS.toNanos(50L << Math.min(failures, 6))));
-				}
+			if (previous != null) {
+				// The loop of an earlier start may still be in a Redis call: the state
+				// below is the loop's alone, so this one begins only once that one ended.
+				previous.join();
 			}
+			if (!begin(generation)) {
+				return;
+			}
+			preloadScripts();
+			loop(generation);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+	}
+
+	private boolean begin(long generation) {
+		synchronized (this.lifecycleMonitor) {
+			if (!isCurrent(generation)) {
+				return false;
+			}
+			this.wakeUps.restart();
+			long now = System.nanoTime();
+			this.chores.start(now);
+			this.cap.watchAll(now);
+			return true;
+		}
+	}
+
+	private boolean isCurrent(long generation) {
+		return this.generation == generation;
+	}
+
+	private void loop(long generation) throws InterruptedException {
+		int failures = 0;
+		while (isCurrent(generation)) {
+			try {
+				sweepDueTopics(generation);
+				if (failures > 0) {
+					logger.info("Redis is reachable again; catching up on due jobs");
+					failures = 0;
+					wakeUpAll();
+				}
+				this.wakeUps.awaitNext(this.chores.nextDue());
+			}
+			catch (RuntimeException ex) {
+				failures++;
+				if (failures == 1) {
+					logger.warn("Delay queue scheduler cannot reach Redis; retrying", ex);
+				}
+				else if (logger.isDebugEnabled()) {
+					logger.debug("Delay queue scheduler still cannot reach Redis (" + failures + " tries)", ex);
+				}
+				this.wakeUps
+					.pause(Math.min(this.maxSleepNanos, TimeUnit.MILLISECONDS.toNanos(50L << Math.min(failures, 6))));
+			}
 		}
 	}
 
@@ -307,12 +360,18 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		}
 	}
 
-	private void sweepDueTopics() {
+	private void sweepDueTopics(long generation) {
 		long now = System.nanoTime();
 		this.chores.checkWakeUpChannel(now);
 		this.chores.refreshTopicsIfDue(now);
 		for (String topic : this.wakeUps.due(now)) {
+			if (!isCurrent(generation)) {
+				return;
+			}
 			this.sweeper.sweep(topic);
+		}
+		if (!isCurrent(generation)) {
+			return;
 		}
 		this.chores.requeueOrphansIfDue(now);
 		this.chores.purgeDeadJobsIfDue(now);
