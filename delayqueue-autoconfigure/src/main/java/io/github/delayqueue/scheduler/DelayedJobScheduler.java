@@ -345,8 +345,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 				else if (logger.isDebugEnabled()) {
 					logger.debug("Delay queue scheduler still cannot reach Redis (" + failures + " tries)", ex);
 				}
-				this.wakeUps
-					.pause(Math.min(this.maxSleepNanos, TimeUnit.MILLISECONDS.toNanos(50L << Math.min(failures, 6))));
+				this.wakeUps.pause(Math.min(this.maxSleepNanos, ReconnectBackoff.nanosAfter(failures)));
 			}
 		}
 	}
