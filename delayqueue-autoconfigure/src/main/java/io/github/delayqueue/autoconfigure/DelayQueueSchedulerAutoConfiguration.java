@@ -45,7 +45,9 @@ public final class DelayQueueSchedulerAutoConfiguration {
 		return scheduler;
 	}
 
-	@Bean
+	// Not a default candidate: an application that injects its own container by type
+	// must not find two.
+	@Bean(defaultCandidate = false)
 	@ConditionalOnMissingBean(name = "delayQueueWakeUpContainer")
 	RedisMessageListenerContainer delayQueueWakeUpContainer(RedisConnectionFactory connectionFactory,
 			DelayedJobScheduler scheduler, DelayQueueKeys keys) {

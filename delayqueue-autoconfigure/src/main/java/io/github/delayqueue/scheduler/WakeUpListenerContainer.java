@@ -7,9 +7,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 /**
  * The container of a scheduler's subscription to the wake-up and claim channels. It
@@ -28,6 +30,8 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 	private static final Runnable NOTHING = () -> {
 	};
 
+	private final ThreadPoolTaskExecutor listenerExecutor = new ThreadPoolTaskExecutor();
+
 	private final Object monitor = new Object();
 
 	// Guarded by the monitor. Each start and stop begin a generation; the thread that
@@ -45,6 +49,17 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 	 */
 	public WakeUpListenerContainer(RedisConnectionFactory connectionFactory, WakeUpSubscriber subscriber) {
 		setConnectionFactory(connectionFactory);
+		// Messages are tiny hints handled in microseconds: one thread, in the order they
+		// arrived, rather than the default thread per message.
+		this.listenerExecutor.setCorePoolSize(1);
+		this.listenerExecutor.setMaxPoolSize(1);
+		this.listenerExecutor.setDaemon(true);
+		this.listenerExecutor.setThreadNamePrefix("delayqueue-wake-up-");
+		this.listenerExecutor.initialize();
+		setTaskExecutor(this.listenerExecutor);
+		// A blocking client (Jedis) holds a thread for as long as it is subscribed, which
+		// must not be the one that hands out the messages.
+		setSubscriptionExecutor(new SimpleAsyncTaskExecutor("delayqueue-wake-up-subscriber-"));
 		setMessageListeners(Map.of(subscriber, subscriber.channels()));
 	}
 
@@ -99,6 +114,16 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 		synchronized (this.monitor) {
 			return this.running;
 		}
+	}
+
+	/**
+	 * Stop, and shut down the thread that handed out the messages.
+	 * @throws Exception if the container cannot be stopped
+	 */
+	@Override
+	public void destroy() throws Exception {
+		super.destroy();
+		this.listenerExecutor.shutdown();
 	}
 
 	private void subscribe(long generation, @Nullable Thread previous) {
