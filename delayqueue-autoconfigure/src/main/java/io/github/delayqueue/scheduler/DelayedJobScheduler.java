@@ -227,6 +227,15 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		this.wakeUps.requestAll(soon);
 	}
 
+	/**
+	 * Return whether wake-up and claim messages are known to arrive: the channels are
+	 * subscribed and the last heartbeat was heard.
+	 * @return {@code true} if they are
+	 */
+	boolean hearsWakeUps() {
+		return this.health.isHealthy();
+	}
+
 	@Override
 	public void start() {
 		synchronized (this.lifecycleMonitor) {

@@ -30,6 +30,8 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 	private static final Runnable NOTHING = () -> {
 	};
 
+	private final WakeUpSubscriber subscriber;
+
 	private final ThreadPoolTaskExecutor listenerExecutor = new ThreadPoolTaskExecutor();
 
 	private final Object monitor = new Object();
@@ -48,6 +50,7 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 	 * @param subscriber hears the channels
 	 */
 	public WakeUpListenerContainer(RedisConnectionFactory connectionFactory, WakeUpSubscriber subscriber) {
+		this.subscriber = subscriber;
 		setConnectionFactory(connectionFactory);
 		// Messages are tiny hints handled in microseconds: one thread, in the order they
 		// arrived, rather than the default thread per message.
@@ -101,6 +104,10 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 			this.monitor.notifyAll();
 		}
 		super.stop(NOTHING);
+		// Redis confirms the unsubscription on a connection that the client may close
+		// before the confirmation arrives, and the scheduler, still sweeping while the
+		// listeners finish, would take the missing messages for a dead channel.
+		this.subscriber.subscriptionStopped();
 		callback.run();
 	}
 

@@ -81,4 +81,12 @@ public class WakeUpSubscriber implements MessageListener, SubscriptionListener {
 		this.scheduler.wakeUpsLost();
 	}
 
+	/**
+	 * The container of this subscriber stopped: no message arrives any more, whether
+	 * Redis confirmed the unsubscription or not.
+	 */
+	void subscriptionStopped() {
+		this.scheduler.wakeUpsLost();
+	}
+
 }
