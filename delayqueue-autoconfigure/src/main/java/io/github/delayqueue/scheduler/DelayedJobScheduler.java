@@ -3,6 +3,7 @@ package io.github.delayqueue.scheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DueTimeListener;
@@ -56,7 +57,9 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private final SweepCap cap;
 
-	private final TopicWakeUps wakeUps = new TopicWakeUps();
+	private final LongSupplier nanoClock;
+
+	private final TopicWakeUps wakeUps;
 
 	private final TopicSweeper sweeper;
 
@@ -88,12 +91,19 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 */
 	public DelayedJobScheduler(ScriptRunner scripts, DelayQueueKeys keys, JobStore jobStore, TopicPolicies policies,
 			int batchSize, Duration maxSleep) {
+		this(scripts, keys, jobStore, policies, batchSize, maxSleep, System::nanoTime);
+	}
+
+	DelayedJobScheduler(ScriptRunner scripts, DelayQueueKeys keys, JobStore jobStore, TopicPolicies policies,
+			int batchSize, Duration maxSleep, LongSupplier nanoClock) {
 		HousekeepingStore store = new HousekeepingStore(scripts, keys);
 		this.scripts = scripts;
+		this.nanoClock = nanoClock;
 		this.maxSleepNanos = maxSleep.toNanos();
-		this.health = new WakeUpChannelHealth(this.maxSleepNanos, HEARTBEAT_INTERVAL.toNanos());
-		this.cap = new SweepCap(this.maxSleepNanos, DEFAULT_IDLE_MAX_SLEEP.toNanos(), this.health);
-		this.sweeper = new TopicSweeper(store, policies, batchSize, this.cap, this.wakeUps);
+		this.wakeUps = new TopicWakeUps(nanoClock);
+		this.health = new WakeUpChannelHealth(this.maxSleepNanos, HEARTBEAT_INTERVAL.toNanos(), nanoClock);
+		this.cap = new SweepCap(this.maxSleepNanos, DEFAULT_IDLE_MAX_SLEEP.toNanos(), this.health, nanoClock);
+		this.sweeper = new TopicSweeper(store, policies, batchSize, this.cap, this.wakeUps, nanoClock);
 		this.chores = new PeriodicChores(store, jobStore, policies, this.health, this.cap, this.wakeUps,
 				this.maxSleepNanos, this::wakeUpAll);
 	}
@@ -152,13 +162,13 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * @param topic the topic
 	 */
 	public void addTopic(String topic) {
-		this.wakeUps.request(topic, System.nanoTime());
+		this.wakeUps.request(topic, this.nanoClock.getAsLong());
 	}
 
 	@Override
 	public void jobScheduled(String topic, long dueAtMillis) {
 		long inMillis = this.sweeper.millisUntil(dueAtMillis);
-		this.wakeUps.request(topic, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis)));
+		this.wakeUps.request(topic, this.nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis)));
 	}
 
 	/**
@@ -166,7 +176,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * @param topic the topic
 	 */
 	public void wakeUp(String topic) {
-		this.wakeUps.request(topic, System.nanoTime());
+		this.wakeUps.request(topic, this.nanoClock.getAsLong());
 	}
 
 	/**
@@ -177,7 +187,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * @param topic the topic
 	 */
 	public void jobsClaimed(String topic) {
-		long now = System.nanoTime();
+		long now = this.nanoClock.getAsLong();
 		this.cap.watch(topic, now);
 		this.wakeUps.request(topic, now + this.maxSleepNanos);
 	}
@@ -188,7 +198,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * missed too.
 	 */
 	public void wakeUpAll() {
-		long now = System.nanoTime();
+		long now = this.nanoClock.getAsLong();
 		this.cap.watchAll(now);
 		this.chores.refreshTopicsAt(now);
 		this.wakeUps.requestAll(now);
@@ -222,7 +232,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 */
 	public void wakeUpsLost() {
 		this.health.subscribed(false);
-		long soon = System.nanoTime() + this.maxSleepNanos;
+		long soon = this.nanoClock.getAsLong() + this.maxSleepNanos;
 		this.chores.refreshTopicsNoLaterThan(soon);
 		this.wakeUps.requestAll(soon);
 	}
@@ -323,7 +333,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 				return false;
 			}
 			this.wakeUps.restart();
-			long now = System.nanoTime();
+			long now = this.nanoClock.getAsLong();
 			this.chores.start(now);
 			this.cap.watchAll(now);
 			return true;
@@ -369,7 +379,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	}
 
 	private void sweepDueTopics(long generation) {
-		long now = System.nanoTime();
+		long now = this.nanoClock.getAsLong();
 		this.chores.checkWakeUpChannel(now);
 		this.chores.refreshTopicsIfDue(now);
 		for (String topic : this.wakeUps.due(now)) {
