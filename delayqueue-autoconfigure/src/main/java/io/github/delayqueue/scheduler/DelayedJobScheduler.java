@@ -73,8 +73,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	// ends as soon as it sees that its own is over.
 	private volatile long generation;
 
-	// The thread of the latest loop, kept after a stop so that the next loop waits for
-	// it.
+	// The latest loop's thread, kept after a stop for the next loop to wait for.
 	private @Nullable Thread thread;
 
 	private long stopTimeoutMillis = TimeUnit.SECONDS.toMillis(10);
@@ -138,10 +137,10 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	/**
 	 * Set the longest sleep between two sweeps of a topic while wake-up and claim
-	 * messages arrive (see {@link #wakeUpsSubscribed()}) and its jobs are not being
-	 * claimed. It bounds how late a job can fire when a message is lost without the
-	 * subscription noticing, for example on a half-open connection; it is never shorter
-	 * than the maximum sleep given to the constructor.
+	 * messages arrive (see {@link WakeUpSubscriber}) and its jobs are not being claimed.
+	 * It bounds how late a job can fire when a message is lost without the subscription
+	 * noticing, for example on a half-open connection; it is never shorter than the
+	 * maximum sleep given to the constructor.
 	 * @param idleMaxSleep the longest sleep
 	 */
 	public void setIdleMaxSleep(Duration idleMaxSleep) {
@@ -175,7 +174,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * Sweep a topic now: another instance announced an earlier due time.
 	 * @param topic the topic
 	 */
-	public void wakeUp(String topic) {
+	void wakeUp(String topic) {
 		this.wakeUps.request(topic, this.nanoClock.getAsLong());
 	}
 
@@ -186,7 +185,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * since further claims are announced at most once per {@code max-sleep}.
 	 * @param topic the topic
 	 */
-	public void jobsClaimed(String topic) {
+	void jobsClaimed(String topic) {
 		long now = this.nanoClock.getAsLong();
 		this.cap.watch(topic, now);
 		this.wakeUps.request(topic, now + this.maxSleepNanos);
@@ -197,7 +196,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * missed, and watch every topic for a while, since claims announced meanwhile were
 	 * missed too.
 	 */
-	public void wakeUpAll() {
+	void wakeUpAll() {
 		long now = this.nanoClock.getAsLong();
 		this.cap.watchAll(now);
 		this.chores.refreshTopicsAt(now);
@@ -210,7 +209,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * every topic is swept now. Until this is called, and after {@link #wakeUpsLost()},
 	 * no topic sleeps longer than {@code max-sleep}.
 	 */
-	public void wakeUpsSubscribed() {
+	void wakeUpsSubscribed() {
 		this.health.subscribed(true);
 		wakeUpAll();
 	}
@@ -219,7 +218,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * A message arrived on the wake-up or claim channel, a heartbeat included: messages
 	 * arrive. If they had stopped arriving before, every topic is swept now.
 	 */
-	public void wakeUpsHeard() {
+	void wakeUpsHeard() {
 		if (this.health.heard()) {
 			logger.info("Wake-up messages arrive again; checking every topic");
 			wakeUpAll();
@@ -230,7 +229,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * The wake-up and claim channels are no longer subscribed: messages may be missed, so
 	 * no topic sleeps longer than {@code max-sleep} until they are subscribed again.
 	 */
-	public void wakeUpsLost() {
+	void wakeUpsLost() {
 		this.health.subscribed(false);
 		long soon = this.nanoClock.getAsLong() + this.maxSleepNanos;
 		this.chores.refreshTopicsNoLaterThan(soon);

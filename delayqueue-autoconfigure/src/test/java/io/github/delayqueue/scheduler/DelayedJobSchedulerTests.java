@@ -65,8 +65,7 @@ class DelayedJobSchedulerTests {
 	void makesAJobReadyNoEarlierThanItsDueTimeAndLongBeforeTheCap() {
 		DelayedJobScheduler scheduler = this.fixture.scheduler(1000, Duration.ofSeconds(30));
 		this.template.setDueTimeListener(scheduler);
-		// As in an application, where the scheduler sweeps the topics it knows as it
-		// starts.
+		// As in an application, whose scheduler sweeps the topics it knows at start.
 		scheduler.addTopic("timers");
 		scheduler.start();
 		String sweep = DelayQueueScript.SWEEP.script().getSha1();
@@ -158,8 +157,7 @@ class DelayedJobSchedulerTests {
 			this.template.send("remote", "far", Duration.ofHours(1));
 			scheduler.start();
 			await().atMost(Duration.ofSeconds(5)).until(wakeUps::isListening);
-			// Sent by a template that does not know this scheduler, as another instance
-			// would.
+			// Sent as another instance would: by a template that knows no scheduler.
 			DelayQueueTemplate otherInstance = this.fixture.template();
 			String id = otherInstance.send("remote", "near", Duration.ofMillis(300));
 			JobInfo sent = otherInstance.find("remote", id).orElseThrow();

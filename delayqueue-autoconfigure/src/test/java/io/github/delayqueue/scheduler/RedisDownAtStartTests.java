@@ -42,7 +42,7 @@ class RedisDownAtStartTests {
 					DelayedJobScheduler scheduler = context.getBean(DelayedJobScheduler.class);
 					assertThat(scheduler.isRunning()).isTrue();
 					assertThat(wakeUps.isRunning()).isTrue();
-					// Both retry in the background for a while, and say so once.
+					// Both retry in the background, and one warning says so.
 					await().atMost(Duration.ofSeconds(20)).until(() -> countWarnings(output) >= 1);
 					await().atMost(Duration.ofSeconds(20))
 						.during(Duration.ofSeconds(2))

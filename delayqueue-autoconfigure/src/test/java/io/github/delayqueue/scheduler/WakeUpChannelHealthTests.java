@@ -49,8 +49,7 @@ class WakeUpChannelHealthTests {
 		assertThat(this.health.turnedSilent(6_000 + ANSWER_WITHIN)).isTrue();
 		assertThat(this.health.turnedSilent(6_000 + ANSWER_WITHIN + 1)).isFalse();
 		assertThat(this.health.isHealthy()).isFalse();
-		// While silent, heartbeats go out every answer time to notice the channel's
-		// return.
+		// While silent, a heartbeat goes out every answer time, to notice the return.
 		assertThat(this.health.isHeartbeatDue(6_000 + ANSWER_WITHIN)).isTrue();
 		this.health.heartbeatSent(6_100);
 		assertThat(this.health.isHeartbeatDue(6_100 + ANSWER_WITHIN)).isTrue();

@@ -47,7 +47,7 @@ class WakeUpListenerContainerTests {
 					(topic) -> TopicPolicy.defaults(), 100, Duration.ofSeconds(1)) {
 
 				@Override
-				public void wakeUp(String topic) {
+				void wakeUp(String topic) {
 					heardOn.add(Thread.currentThread());
 				}
 
