@@ -1,7 +1,5 @@
 package io.github.delayqueue.autoconfigure;
 
-import java.util.Map;
-
 import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobEventListeners;
@@ -9,6 +7,7 @@ import io.github.delayqueue.core.JobStore;
 import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.core.TopicPolicies;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.scheduler.WakeUpListenerContainer;
 import io.github.delayqueue.scheduler.WakeUpSubscriber;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -46,15 +45,13 @@ public final class DelayQueueSchedulerAutoConfiguration {
 		return scheduler;
 	}
 
-	@Bean
+	// Not a default candidate: an application that injects its own container by type
+	// must not find two.
+	@Bean(defaultCandidate = false)
 	@ConditionalOnMissingBean(name = "delayQueueWakeUpContainer")
 	RedisMessageListenerContainer delayQueueWakeUpContainer(RedisConnectionFactory connectionFactory,
 			DelayedJobScheduler scheduler, DelayQueueKeys keys) {
-		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-		container.setConnectionFactory(connectionFactory);
-		WakeUpSubscriber subscriber = new WakeUpSubscriber(scheduler, keys);
-		container.setMessageListeners(Map.of(subscriber, subscriber.channels()));
-		return container;
+		return new WakeUpListenerContainer(connectionFactory, new WakeUpSubscriber(scheduler, keys));
 	}
 
 }

@@ -3,6 +3,7 @@ package io.github.delayqueue.scheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DueTimeListener;
@@ -56,7 +57,9 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private final SweepCap cap;
 
-	private final TopicWakeUps wakeUps = new TopicWakeUps();
+	private final LongSupplier nanoClock;
+
+	private final TopicWakeUps wakeUps;
 
 	private final TopicSweeper sweeper;
 
@@ -66,7 +69,14 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private volatile boolean running;
 
+	// Which loop may run: each start and each stop begin a new generation, and a loop
+	// ends as soon as it sees that its own is over.
+	private volatile long generation;
+
+	// The latest loop's thread, kept after a stop for the next loop to wait for.
 	private @Nullable Thread thread;
+
+	private long stopTimeoutMillis = TimeUnit.SECONDS.toMillis(10);
 
 	/**
 	 * Create a scheduler.
@@ -80,12 +90,19 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 */
 	public DelayedJobScheduler(ScriptRunner scripts, DelayQueueKeys keys, JobStore jobStore, TopicPolicies policies,
 			int batchSize, Duration maxSleep) {
+		this(scripts, keys, jobStore, policies, batchSize, maxSleep, System::nanoTime);
+	}
+
+	DelayedJobScheduler(ScriptRunner scripts, DelayQueueKeys keys, JobStore jobStore, TopicPolicies policies,
+			int batchSize, Duration maxSleep, LongSupplier nanoClock) {
 		HousekeepingStore store = new HousekeepingStore(scripts, keys);
 		this.scripts = scripts;
+		this.nanoClock = nanoClock;
 		this.maxSleepNanos = maxSleep.toNanos();
-		this.health = new WakeUpChannelHealth(this.maxSleepNanos, HEARTBEAT_INTERVAL.toNanos());
-		this.cap = new SweepCap(this.maxSleepNanos, DEFAULT_IDLE_MAX_SLEEP.toNanos(), this.health);
-		this.sweeper = new TopicSweeper(store, policies, batchSize, this.cap, this.wakeUps);
+		this.wakeUps = new TopicWakeUps(nanoClock);
+		this.health = new WakeUpChannelHealth(this.maxSleepNanos, HEARTBEAT_INTERVAL.toNanos(), nanoClock);
+		this.cap = new SweepCap(this.maxSleepNanos, DEFAULT_IDLE_MAX_SLEEP.toNanos(), this.health, nanoClock);
+		this.sweeper = new TopicSweeper(store, policies, batchSize, this.cap, this.wakeUps, nanoClock);
 		this.chores = new PeriodicChores(store, jobStore, policies, this.health, this.cap, this.wakeUps,
 				this.maxSleepNanos, this::wakeUpAll);
 	}
@@ -120,10 +137,10 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	/**
 	 * Set the longest sleep between two sweeps of a topic while wake-up and claim
-	 * messages arrive (see {@link #wakeUpsSubscribed()}) and its jobs are not being
-	 * claimed. It bounds how late a job can fire when a message is lost without the
-	 * subscription noticing, for example on a half-open connection; it is never shorter
-	 * than the maximum sleep given to the constructor.
+	 * messages arrive (see {@link WakeUpSubscriber}) and its jobs are not being claimed.
+	 * It bounds how late a job can fire when a message is lost without the subscription
+	 * noticing, for example on a half-open connection; it is never shorter than the
+	 * maximum sleep given to the constructor.
 	 * @param idleMaxSleep the longest sleep
 	 */
 	public void setIdleMaxSleep(Duration idleMaxSleep) {
@@ -144,21 +161,21 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * @param topic the topic
 	 */
 	public void addTopic(String topic) {
-		this.wakeUps.request(topic, System.nanoTime());
+		this.wakeUps.request(topic, this.nanoClock.getAsLong());
 	}
 
 	@Override
 	public void jobScheduled(String topic, long dueAtMillis) {
 		long inMillis = this.sweeper.millisUntil(dueAtMillis);
-		this.wakeUps.request(topic, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis)));
+		this.wakeUps.request(topic, this.nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis)));
 	}
 
 	/**
 	 * Sweep a topic now: another instance announced an earlier due time.
 	 * @param topic the topic
 	 */
-	public void wakeUp(String topic) {
-		this.wakeUps.request(topic, System.nanoTime());
+	void wakeUp(String topic) {
+		this.wakeUps.request(topic, this.nanoClock.getAsLong());
 	}
 
 	/**
@@ -168,8 +185,8 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * since further claims are announced at most once per {@code max-sleep}.
 	 * @param topic the topic
 	 */
-	public void jobsClaimed(String topic) {
-		long now = System.nanoTime();
+	void jobsClaimed(String topic) {
+		long now = this.nanoClock.getAsLong();
 		this.cap.watch(topic, now);
 		this.wakeUps.request(topic, now + this.maxSleepNanos);
 	}
@@ -179,8 +196,8 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * missed, and watch every topic for a while, since claims announced meanwhile were
 	 * missed too.
 	 */
-	public void wakeUpAll() {
-		long now = System.nanoTime();
+	void wakeUpAll() {
+		long now = this.nanoClock.getAsLong();
 		this.cap.watchAll(now);
 		this.chores.refreshTopicsAt(now);
 		this.wakeUps.requestAll(now);
@@ -192,7 +209,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * every topic is swept now. Until this is called, and after {@link #wakeUpsLost()},
 	 * no topic sleeps longer than {@code max-sleep}.
 	 */
-	public void wakeUpsSubscribed() {
+	void wakeUpsSubscribed() {
 		this.health.subscribed(true);
 		wakeUpAll();
 	}
@@ -201,7 +218,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * A message arrived on the wake-up or claim channel, a heartbeat included: messages
 	 * arrive. If they had stopped arriving before, every topic is swept now.
 	 */
-	public void wakeUpsHeard() {
+	void wakeUpsHeard() {
 		if (this.health.heard()) {
 			logger.info("Wake-up messages arrive again; checking every topic");
 			wakeUpAll();
@@ -212,11 +229,20 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 * The wake-up and claim channels are no longer subscribed: messages may be missed, so
 	 * no topic sleeps longer than {@code max-sleep} until they are subscribed again.
 	 */
-	public void wakeUpsLost() {
+	void wakeUpsLost() {
 		this.health.subscribed(false);
-		long soon = System.nanoTime() + this.maxSleepNanos;
+		long soon = this.nanoClock.getAsLong() + this.maxSleepNanos;
 		this.chores.refreshTopicsNoLaterThan(soon);
 		this.wakeUps.requestAll(soon);
+	}
+
+	/**
+	 * Return whether wake-up and claim messages are known to arrive: the channels are
+	 * subscribed and the last heartbeat was heard.
+	 * @return {@code true} if they are
+	 */
+	boolean hearsWakeUps() {
+		return this.health.isHealthy();
 	}
 
 	@Override
@@ -226,34 +252,50 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 				return;
 			}
 			this.running = true;
-			this.wakeUps.restart();
-			long now = System.nanoTime();
-			this.chores.start(now);
-			this.cap.watchAll(now);
-			Thread worker = new Thread(this::run, "delayqueue-scheduler");
+			long generation = ++this.generation;
+			Thread previous = this.thread;
+			Thread worker = new Thread(() -> run(generation, previous), "delayqueue-scheduler");
 			worker.setDaemon(true);
 			this.thread = worker;
 			worker.start();
 		}
 	}
 
+	/**
+	 * Stop the loop, waiting for it to end for a while. A loop stuck in a Redis call
+	 * longer than that is left to end on its own: it stops at its next check, and a later
+	 * {@link #start()} waits for it before its own loop begins, so two loops never run
+	 * side by side.
+	 */
 	@Override
 	public void stop() {
 		Thread worker;
 		synchronized (this.lifecycleMonitor) {
 			this.running = false;
+			this.generation++;
 			this.wakeUps.stop();
 			worker = this.thread;
-			this.thread = null;
 		}
-		if (worker != null) {
+		if (worker != null && worker != Thread.currentThread()) {
 			try {
-				worker.join(TimeUnit.SECONDS.toMillis(10));
+				worker.join(this.stopTimeoutMillis);
+				if (worker.isAlive()) {
+					logger.warn("Delay queue scheduler did not stop within " + Duration.ofMillis(this.stopTimeoutMillis)
+							+ "; it ends once its current Redis call returns, and a restart waits for that");
+				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/**
+	 * Set how long {@link #stop()} waits for the loop to end; 10 seconds unless set.
+	 * @param timeout the longest wait
+	 */
+	void setStopTimeout(Duration timeout) {
+		this.stopTimeoutMillis = timeout.toMillis();
 	}
 
 	@Override
@@ -266,35 +308,63 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		return PHASE;
 	}
 
-	private void run() {
-		preloadScripts();
-		int failures = 0;
+	private void run(long generation, @Nullable Thread previous) {
 		try {
-			while (this.running) {
-				try {
-					sweepDueTopics();
-					if (failures > 0) {
-						logger.info("Redis is reachable again; catching up on due jobs");
-						failures = 0;
-						wakeUpAll();
-					}
-					this.wakeUps.awaitNext(this.chores.nextDue());
-				}
-				catch (RuntimeException ex) {
-					failures++;
-					if (failures == 1) {
-						logger.warn("Delay queue scheduler cannot reach Redis; retrying", ex);
-					}
-					else if (logger.isDebugEnabled()) {
-						logger.debug("Delay queue scheduler still cannot reach Redis (" + failures + " tries)", ex);
-					}
-					this.wakeUps.pause(
-							Math.min(this.maxSleepNanos, TimeUnit.MILLISECONDS.toNanos(50L << Math.min(failures, 6))));
-				}
+			if (previous != null) {
+				// The loop of an earlier start may still be in a Redis call: the state
+				// below is the loop's alone, so this one begins only once that one ended.
+				previous.join();
 			}
+			if (!begin(generation)) {
+				return;
+			}
+			preloadScripts();
+			loop(generation);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+	}
+
+	private boolean begin(long generation) {
+		synchronized (this.lifecycleMonitor) {
+			if (!isCurrent(generation)) {
+				return false;
+			}
+			this.wakeUps.restart();
+			long now = this.nanoClock.getAsLong();
+			this.chores.start(now);
+			this.cap.watchAll(now);
+			return true;
+		}
+	}
+
+	private boolean isCurrent(long generation) {
+		return this.generation == generation;
+	}
+
+	private void loop(long generation) throws InterruptedException {
+		int failures = 0;
+		while (isCurrent(generation)) {
+			try {
+				sweepDueTopics(generation);
+				if (failures > 0) {
+					logger.info("Redis is reachable again; catching up on due jobs");
+					failures = 0;
+					wakeUpAll();
+				}
+				this.wakeUps.awaitNext(this.chores.nextDue());
+			}
+			catch (RuntimeException ex) {
+				failures++;
+				if (failures == 1) {
+					logger.warn("Delay queue scheduler cannot reach Redis; retrying", ex);
+				}
+				else if (logger.isDebugEnabled()) {
+					logger.debug("Delay queue scheduler still cannot reach Redis (" + failures + " tries)", ex);
+				}
+				this.wakeUps.pause(Math.min(this.maxSleepNanos, ReconnectBackoff.nanosAfter(failures)));
+			}
 		}
 	}
 
@@ -307,12 +377,18 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		}
 	}
 
-	private void sweepDueTopics() {
-		long now = System.nanoTime();
+	private void sweepDueTopics(long generation) {
+		long now = this.nanoClock.getAsLong();
 		this.chores.checkWakeUpChannel(now);
 		this.chores.refreshTopicsIfDue(now);
 		for (String topic : this.wakeUps.due(now)) {
+			if (!isCurrent(generation)) {
+				return;
+			}
 			this.sweeper.sweep(topic);
+		}
+		if (!isCurrent(generation)) {
+			return;
 		}
 		this.chores.requeueOrphansIfDue(now);
 		this.chores.purgeDeadJobsIfDue(now);

@@ -123,8 +123,7 @@ final class PeriodicChores {
 
 	void refreshTopicsIfDue(long now) {
 		if (now - this.nextTopicRefresh >= 0) {
-			// Topics that other instances send to are found here; local ones are woken
-			// directly.
+			// Finds the topics that only other instances send to.
 			this.store.topics().forEach((topic) -> this.wakeUps.track(topic, now));
 			this.nextTopicRefresh = now + this.cap.ofUnwatched(now);
 		}

@@ -2,6 +2,7 @@ package io.github.delayqueue.scheduler;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * How long the scheduler may leave a topic unswept when it knows of nothing due in it, on
@@ -34,12 +35,13 @@ final class SweepCap {
 	 * @param maxSleepNanos the cap while messages may be missed or a topic is watched
 	 * @param idleMaxSleepNanos the cap otherwise
 	 * @param health whether messages arrive
+	 * @param nanoClock the current time, on the {@link System#nanoTime()} scale
 	 */
-	SweepCap(long maxSleepNanos, long idleMaxSleepNanos, WakeUpChannelHealth health) {
+	SweepCap(long maxSleepNanos, long idleMaxSleepNanos, WakeUpChannelHealth health, LongSupplier nanoClock) {
 		this.maxSleepNanos = maxSleepNanos;
 		this.health = health;
 		setIdleMaxSleep(idleMaxSleepNanos);
-		this.allWatchedUntil = System.nanoTime();
+		this.allWatchedUntil = nanoClock.getAsLong();
 	}
 
 	/**

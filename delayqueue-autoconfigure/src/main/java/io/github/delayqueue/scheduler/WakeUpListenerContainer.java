@@ -1,0 +1,215 @@
+package io.github.delayqueue.scheduler;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+
+/**
+ * The container of a scheduler's subscription to the wake-up and claim channels. It
+ * subscribes in the background, so that an application starts while Redis is unreachable
+ * instead of failing to start again and again: subscribing is retried with a growing
+ * pause until it succeeds or the container stops, and meanwhile the scheduler sweeps
+ * every topic at least every {@code max-sleep}, as it does whenever messages may be
+ * missed. Once subscribed, the client subscribes again by itself after a reconnect.
+ *
+ * @author delayqueue contributors
+ */
+public class WakeUpListenerContainer extends RedisMessageListenerContainer {
+
+	private static final Log logger = LogFactory.getLog(WakeUpListenerContainer.class);
+
+	private static final Runnable NOTHING = () -> {
+	};
+
+	private final WakeUpSubscriber subscriber;
+
+	private final ThreadPoolTaskExecutor listenerExecutor = new ThreadPoolTaskExecutor();
+
+	private final Object monitor = new Object();
+
+	// Guarded by the monitor. Each start and stop begin a generation; the thread that
+	// subscribes gives up as soon as its own is over.
+	private boolean running;
+
+	private long generation;
+
+	private @Nullable Thread subscribing;
+
+	/**
+	 * Create a container that subscribes a scheduler's subscriber to its channels.
+	 * @param connectionFactory connects to Redis
+	 * @param subscriber hears the channels
+	 */
+	public WakeUpListenerContainer(RedisConnectionFactory connectionFactory, WakeUpSubscriber subscriber) {
+		this.subscriber = subscriber;
+		setConnectionFactory(connectionFactory);
+		// Messages are tiny hints handled in microseconds: one thread, in the order they
+		// arrived, rather than the default thread per message.
+		this.listenerExecutor.setCorePoolSize(1);
+		this.listenerExecutor.setMaxPoolSize(1);
+		this.listenerExecutor.setDaemon(true);
+		this.listenerExecutor.setThreadNamePrefix("delayqueue-wake-up-");
+		this.listenerExecutor.initialize();
+		setTaskExecutor(this.listenerExecutor);
+		// A blocking client (Jedis) holds a thread for as long as it is subscribed, which
+		// must not be the one that hands out the messages.
+		setSubscriptionExecutor(new SimpleAsyncTaskExecutor("delayqueue-wake-up-subscriber-"));
+		setMessageListeners(Map.of(subscriber, subscriber.channels()));
+	}
+
+	/**
+	 * Start subscribing in the background; returns at once, whether Redis is reachable or
+	 * not.
+	 */
+	@Override
+	public void start() {
+		synchronized (this.monitor) {
+			if (this.running) {
+				return;
+			}
+			this.running = true;
+			long generation = ++this.generation;
+			Thread previous = this.subscribing;
+			Thread thread = new Thread(() -> subscribe(generation, previous), "delayqueue-wake-up-subscription");
+			thread.setDaemon(true);
+			this.subscribing = thread;
+			thread.start();
+		}
+	}
+
+	@Override
+	public void stop() {
+		stop(NOTHING);
+	}
+
+	/**
+	 * Stop subscribing, or unsubscribe, and run the callback: unlike the container this
+	 * extends, also when no subscription was made.
+	 * @param callback run once stopped
+	 */
+	@Override
+	public void stop(Runnable callback) {
+		synchronized (this.monitor) {
+			this.running = false;
+			this.generation++;
+			this.monitor.notifyAll();
+		}
+		super.stop(NOTHING);
+		// Redis confirms the unsubscription on a connection that the client may close
+		// before the confirmation arrives, and the scheduler, still sweeping while the
+		// listeners finish, would take the missing messages for a dead channel.
+		this.subscriber.subscriptionStopped();
+		callback.run();
+	}
+
+	/**
+	 * Return whether the container was started and not stopped since, subscribed or still
+	 * trying to subscribe; {@link #isListening()} tells whether it is subscribed.
+	 * @return {@code true} if started
+	 */
+	@Override
+	public boolean isRunning() {
+		synchronized (this.monitor) {
+			return this.running;
+		}
+	}
+
+	/**
+	 * Stop, and shut down the thread that handed out the messages.
+	 * @throws Exception if the container cannot be stopped
+	 */
+	@Override
+	public void destroy() throws Exception {
+		super.destroy();
+		this.listenerExecutor.shutdown();
+	}
+
+	private void subscribe(long generation, @Nullable Thread previous) {
+		try {
+			if (previous != null) {
+				// A subscription attempt of an earlier start may still be under way; it
+				// undoes itself once it sees the stop, which must not undo this one.
+				previous.join();
+			}
+			int failures = 0;
+			while (isCurrent(generation)) {
+				try {
+					super.start();
+					if (!isCurrent(generation)) {
+						super.stop(NOTHING); // stopped while subscribing
+					}
+					else if (failures > 0) {
+						logger.info("Subscribed to the delay queue's wake-up channels after " + failures
+								+ " failed attempt(s)");
+					}
+					return;
+				}
+				catch (RuntimeException ex) {
+					failures++;
+					// Forget the failed start, or the next one would do nothing.
+					super.stop(NOTHING);
+					logFailure(failures, ex);
+					pause(generation, ReconnectBackoff.nanosAfter(failures));
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void logFailure(int failures, RuntimeException ex) {
+		if (failures > 1) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("Still cannot subscribe to the delay queue's wake-up channels (" + failures + " tries)",
+						ex);
+			}
+			return;
+		}
+		String message = "Cannot subscribe to the delay queue's wake-up channels; retrying in the background, "
+				+ "and meanwhile the scheduler checks every topic every max-sleep";
+		if (isUnreachable(ex)) {
+			// Redis is unreachable, which the scheduler warns about already.
+			logger.info(message + ": " + ex.getMessage());
+		}
+		else {
+			logger.warn(message, ex);
+		}
+	}
+
+	private static boolean isUnreachable(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof RedisConnectionFailureException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private boolean isCurrent(long generation) {
+		synchronized (this.monitor) {
+			return this.running && this.generation == generation;
+		}
+	}
+
+	private void pause(long generation, long nanos) throws InterruptedException {
+		long deadline = System.nanoTime() + nanos;
+		synchronized (this.monitor) {
+			long left = nanos;
+			while (left > 0 && this.running && this.generation == generation) {
+				TimeUnit.NANOSECONDS.timedWait(this.monitor, left);
+				left = deadline - System.nanoTime();
+			}
+		}
+	}
+
+}
