@@ -21,12 +21,15 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -45,7 +48,8 @@ public final class DelayQueueListenerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	static DelayedJobListenerAnnotationBeanPostProcessor delayedJobListenerAnnotationBeanPostProcessor(
-			ObjectProvider<DelayedJobListenerEndpointRegistry> registry, ObjectProvider<JsonMapper> jsonMapper) {
+			ObjectProvider<DelayedJobListenerEndpointRegistry> registry,
+			@Qualifier(DelayQueueAutoConfiguration.JSON_MAPPER_BEAN_NAME) ObjectProvider<JsonMapper> jsonMapper) {
 		return new DelayedJobListenerAnnotationBeanPostProcessor(registry, jsonMapper);
 	}
 
@@ -55,10 +59,10 @@ public final class DelayQueueListenerAutoConfiguration {
 			RedisConnectionFactory connectionFactory, TopicPolicies policies, JobRecordCodec codec, JobStore store,
 			ScriptRunner scriptRunner, DelayQueueKeys keys, DelayQueueProperties properties,
 			ObjectProvider<DataRedisProperties> redisProperties, ObjectProvider<JobEventListener> eventListeners,
-			ObjectProvider<DelayedJobScheduler> scheduler) {
+			ObjectProvider<DelayedJobScheduler> scheduler, Environment environment) {
 		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, connectionFactory,
 				policies, codec, new JobEventListeners(eventListeners.orderedStream().toList()),
-				pollTimeout(properties, redisProperties.getIfAvailable()),
+				pollTimeout(properties, redisProperties.getIfAvailable(), environment),
 				properties.getListener().getShutdownTimeout(), (topic) -> {
 					store.registerTopic(topic);
 					scheduler.ifAvailable((available) -> available.addTopic(topic));
@@ -72,16 +76,24 @@ public final class DelayQueueListenerAutoConfiguration {
 
 	/**
 	 * Keep blocking waits well below the client's command timeout: a wait that outlives
-	 * it would be cut off by the client and counted as a failure.
+	 * it would be cut off by the client and counted as a failure. Adjusting the default
+	 * is routine; adjusting a value the user chose deserves a warning.
 	 */
-	private static Duration pollTimeout(DelayQueueProperties properties, @Nullable DataRedisProperties redis) {
+	private static Duration pollTimeout(DelayQueueProperties properties, @Nullable DataRedisProperties redis,
+			Environment environment) {
 		Duration pollTimeout = properties.getListener().getPollTimeout();
 		Duration commandTimeout = (redis != null) ? redis.getTimeout() : null;
 		if (commandTimeout != null && !commandTimeout.isZero()
 				&& pollTimeout.compareTo(commandTimeout.dividedBy(2)) > 0) {
 			Duration reduced = commandTimeout.dividedBy(2);
-			logger.warn("delayqueue.listener.poll-timeout (" + pollTimeout
-					+ ") is not well below spring.data.redis.timeout (" + commandTimeout + "); using " + reduced);
+			String message = "delayqueue.listener.poll-timeout (" + pollTimeout
+					+ ") is not well below spring.data.redis.timeout (" + commandTimeout + "); using " + reduced;
+			if (Binder.get(environment).bind("delayqueue.listener.poll-timeout", Duration.class).isBound()) {
+				logger.warn(message);
+			}
+			else {
+				logger.debug(message);
+			}
 			return reduced;
 		}
 		return pollTimeout;
