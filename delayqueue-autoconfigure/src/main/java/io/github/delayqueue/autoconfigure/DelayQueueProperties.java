@@ -20,7 +20,9 @@ import org.springframework.util.unit.DataSize;
  *
  * @author delayqueue contributors
  */
-@ConfigurationProperties("delayqueue")
+// Values that cannot be converted are left at their defaults here and reported, all
+// together, by afterPropertiesSet.
+@ConfigurationProperties(prefix = "delayqueue", ignoreInvalidFields = true)
 public class DelayQueueProperties implements InitializingBean, EnvironmentAware {
 
 	/**
@@ -79,6 +81,7 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 		ConfigurationProblems problems = new ConfigurationProblems();
 		if (this.environment != null) {
 			UnknownPropertyCheck.check(this.environment, problems);
+			BindFailureRecorder.recordUnconvertibleValues(this.environment, problems);
 			// Replace Boot's map binding, which splits dotted topic names, by one keyed
 			// by full names.
 			this.topics = TopicPropertiesBinder.bind(this.environment, problems);

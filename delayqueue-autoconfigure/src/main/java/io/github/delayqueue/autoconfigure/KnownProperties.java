@@ -84,6 +84,40 @@ final class KnownProperties {
 		return best;
 	}
 
+	/**
+	 * Describe the deepest group a name lies in and the keys it takes, for a message
+	 * about a name that is not known.
+	 * @param prefix the key of the class itself
+	 * @param name the name
+	 * @param from the index of the first element relative to the class
+	 * @return a description such as {@code delayqueue.scheduler takes enabled, ...}
+	 */
+	String describeGroupOf(String prefix, ConfigurationPropertyName name, int from) {
+		ResolvableType group = ResolvableType.forClass(this.type);
+		StringBuilder path = new StringBuilder(prefix);
+		for (int i = from; i < name.getNumberOfElements(); i++) {
+			PropertyDescriptor nested = null;
+			for (PropertyDescriptor property : properties(group.resolve(Object.class))) {
+				if (matchedElements(name, i, property.getName().toLowerCase(Locale.ROOT), false) == 1
+						&& isGroup(propertyType(group, property).resolve(Object.class))) {
+					nested = property;
+				}
+			}
+			if (nested == null) {
+				break;
+			}
+			group = propertyType(group, nested);
+			path.append('.').append(kebab(nested.getName()));
+		}
+		List<String> keys = new ArrayList<>();
+		for (PropertyDescriptor property : properties(group.resolve(Object.class))) {
+			Class<?> type = propertyType(group, property).resolve(Object.class);
+			boolean hasKeysBelow = isGroup(type) || Map.class.isAssignableFrom(type);
+			keys.add(kebab(property.getName()) + (hasKeysBelow ? ".*" : ""));
+		}
+		return path + " takes " + String.join(", ", keys);
+	}
+
 	private static boolean isKnown(ResolvableType type, ConfigurationPropertyName name, int from, boolean dashesSplit) {
 		if (from == name.getNumberOfElements()) {
 			// The name of a group is no typo; a value given to it is Boot's binder's to

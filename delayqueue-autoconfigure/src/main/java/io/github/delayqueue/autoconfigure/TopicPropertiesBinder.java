@@ -4,9 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.github.delayqueue.autoconfigure.DelayQueueProperties.TopicProperties;
-import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -52,7 +50,7 @@ final class TopicPropertiesBinder {
 			}
 		}
 		Binder binder = Binder.get(environment);
-		BindHandler recordFailures = new RecordingFailures(problems);
+		BindHandler recordFailures = new BindFailureRecorder(problems);
 		Map<String, TopicProperties> topics = new LinkedHashMap<>();
 		names.forEach((topic, name) -> topics.put(topic,
 				binder.bind(name, Bindable.of(TopicProperties.class), recordFailures).orElseGet(TopicProperties::new)));
@@ -83,34 +81,6 @@ final class TopicPropertiesBinder {
 		}
 		problems.unknown(name.toString(), UnknownPropertyCheck.origin(source, name),
 				"a topic takes " + settings() + " (delayqueue.topics.<topic>.<setting>)");
-	}
-
-	/**
-	 * Records a value that cannot be converted and leaves its setting unset, so that the
-	 * other settings are still bound and checked.
-	 */
-	private static final class RecordingFailures implements BindHandler {
-
-		private final ConfigurationProblems problems;
-
-		RecordingFailures(ConfigurationProblems problems) {
-			this.problems = problems;
-		}
-
-		@Override
-		public @Nullable Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
-				Exception error) {
-			ConfigurationProperty property = context.getConfigurationProperty();
-			Throwable cause = (error.getCause() != null) ? error.getCause() : error;
-			if (property != null) {
-				this.problems.invalid(property.getName().toString(), property.getValue(), cause.getMessage());
-			}
-			else {
-				this.problems.add("Cannot bind " + name + ": " + cause.getMessage());
-			}
-			return null;
-		}
-
 	}
 
 }

@@ -64,7 +64,7 @@ final class UnknownPropertyCheck {
 		if (closest != null) {
 			return "did you mean 'delayqueue." + closest + "'?";
 		}
-		return "delayqueue takes " + String.join(", ", KNOWN.keys());
+		return KNOWN.describeGroupOf("delayqueue", name, ROOT.getNumberOfElements());
 	}
 
 }

@@ -211,11 +211,12 @@ class DelayQueuePropertiesTests {
 		this.runner
 			.withPropertyValues("delayqueue.defaults.ttl=10s", "delayqueue.schedular.enabled=false",
 					"delayqueue.listner.shutdown-timeout=5s", "delayqueue.topics.orders.ttl=10s",
-					"delayqueue.http-callback.allowed-host=partner.example")
+					"delayqueue.http-callback.allowed-host=partner.example", "delayqueue.scheduler.frobnicate=1",
+					"delayqueue.frobnicate=1")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				InvalidDelayQueuePropertiesException failure = failure(context.getStartupFailure());
-				assertThat(failure.getProblems()).hasSize(5);
+				assertThat(failure.getProblems()).hasSize(7);
 				assertThat(failure.getProblems()).anySatisfy(
 						(problem) -> assertThat(problem).startsWith("Unknown property 'delayqueue.defaults.ttl'")
 							.contains("did you mean 'delayqueue.defaults.ttr'?"));
@@ -231,7 +232,15 @@ class DelayQueuePropertiesTests {
 				assertThat(failure.getProblems()).anySatisfy((problem) -> assertThat(problem)
 					.startsWith("Unknown property 'delayqueue.http-callback.allowed-host'")
 					.contains("did you mean 'delayqueue.http-callback.allowed-hosts'?"));
-				assertThat(failure.getMessage()).contains("(5 problems)");
+				assertThat(failure.getProblems()).anySatisfy((problem) -> assertThat(problem)
+					.startsWith("Unknown property 'delayqueue.scheduler.frobnicate'")
+					.endsWith("; delayqueue.scheduler takes enabled, batch-size, max-sleep, idle-max-sleep, "
+							+ "orphan-check-interval"));
+				assertThat(failure.getProblems())
+					.anySatisfy((problem) -> assertThat(problem).startsWith("Unknown property 'delayqueue.frobnicate'")
+						.contains("; delayqueue takes enabled, key-prefix, max-payload-size, scheduler.*, listener.*, "
+								+ "defaults.*, topics.*, http-callback.*"));
+				assertThat(failure.getMessage()).contains("(7 problems)");
 			});
 	}
 
@@ -268,15 +277,19 @@ class DelayQueuePropertiesTests {
 		this.runner
 			.withPropertyValues("delayqueue.scheduler.batch-size=0", "delayqueue.defaults.concurrency=0",
 					"delayqueue.topics.orders.timeout.retry.backoff.multiplier=0.5",
-					"delayqueue.topics.orders.timeout.ttr=soon", "delayqueue.listener.shutdown-timeout=-1s",
-					"delayqueue.schedular.enabled=false")
+					"delayqueue.topics.orders.timeout.ttr=soon", "delayqueue.topics.orders.concurrency=many",
+					"delayqueue.listener.shutdown-timeout=-1s", "delayqueue.listener.poll-timeout=later",
+					"delayqueue.scheduler.enabled=maybe", "delayqueue.schedular.enabled=false")
 			.run((context) -> {
 				InvalidDelayQueuePropertiesException failure = failure(context.getStartupFailure());
-				assertThat(failure.getProblems()).hasSize(6);
+				assertThat(failure.getProblems()).hasSize(9);
 				assertThat(failure.getMessage()).contains("Property delayqueue.scheduler.batch-size with value '0'",
 						"Property delayqueue.defaults.concurrency with value '0'",
 						"Property delayqueue.topics.orders.timeout.retry.backoff.multiplier with value '0.5'",
 						"Property delayqueue.topics.orders.timeout.ttr with value 'soon'",
+						"Property delayqueue.topics.orders.concurrency with value 'many'",
+						"Property delayqueue.listener.poll-timeout with value 'later'",
+						"Property delayqueue.scheduler.enabled with value 'maybe'",
 						"Property delayqueue.listener.shutdown-timeout with value 'PT-1S'",
 						"Unknown property 'delayqueue.schedular.enabled'");
 			});
