@@ -70,16 +70,6 @@ class DelayQueueAutoConfigurationTests {
 	}
 
 	@Test
-	void leavesTheSchedulerOutWhenItIsDisabled() {
-		this.runner.withPropertyValues("delayqueue.scheduler.enabled=false").run((context) -> {
-			assertThat(context).hasSingleBean(DelayQueueTemplate.class)
-				.doesNotHaveBean(DelayedJobScheduler.class)
-				.doesNotHaveBean("delayQueueWakeUpContainer")
-				.hasSingleBean(DelayedJobListenerEndpointRegistry.class);
-		});
-	}
-
-	@Test
 	void leavesTheListenersOutWhenTheyAreDisabled() {
 		this.runner.withPropertyValues("delayqueue.listener.enabled=false").run((context) -> {
 			assertThat(context).hasSingleBean(DelayQueueTemplate.class)

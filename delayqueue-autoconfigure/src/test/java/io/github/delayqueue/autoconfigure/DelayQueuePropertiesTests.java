@@ -62,6 +62,16 @@ class DelayQueuePropertiesTests {
 	}
 
 	@Test
+	void leavesTheSchedulerOutWhenItIsDisabled() {
+		this.runner.withPropertyValues("delayqueue.scheduler.enabled=false").run((context) -> {
+			assertThat(context).hasSingleBean(DelayQueueOperations.class)
+				.doesNotHaveBean(DelayedJobScheduler.class)
+				.doesNotHaveBean("delayQueueWakeUpContainer")
+				.hasSingleBean(DelayedJobListenerEndpointRegistry.class);
+		});
+	}
+
+	@Test
 	void createsNothingWithoutRedis() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DelayQueueAutoConfiguration.class,
@@ -157,11 +167,12 @@ class DelayQueuePropertiesTests {
 			.withInitializer((context) -> context.getEnvironment()
 				.getPropertySources()
 				.addFirst(environmentVariables(Map.of("DELAYQUEUE_TOPICS_ORDERS_RETRY_MAXATTEMPTS", "7",
-						"DELAYQUEUE_TOPICS_ORDERS_TTR", "9s"))))
+						"DELAYQUEUE_TOPICS_ORDERS_TTR", "9s", "DELAYQUEUE_TOPICS_ORDERS_DEAD_LETTER_RETENTION", "2d"))))
 			.run((context) -> {
 				TopicPolicy orders = context.getBean(TopicPolicies.class).forTopic("orders");
 				assertThat(orders.maxAttempts()).isEqualTo(7);
 				assertThat(orders.ttr()).isEqualTo(Duration.ofSeconds(9));
+				assertThat(orders.deadRetention()).isEqualTo(Duration.ofDays(2));
 			});
 	}
 
