@@ -47,10 +47,6 @@ final class ConfigurationProblems {
 		}
 	}
 
-	boolean isEmpty() {
-		return this.problems.isEmpty();
-	}
-
 	/**
 	 * Throw if anything was recorded.
 	 * @throws InvalidDelayQueuePropertiesException naming every problem
