@@ -1,7 +1,5 @@
 package io.github.delayqueue.autoconfigure;
 
-import java.util.Map;
-
 import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
@@ -15,9 +13,11 @@ import io.github.delayqueue.core.JobRecordCodec;
 import io.github.delayqueue.core.JobStore;
 import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.core.TopicPolicies;
+import tools.jackson.databind.JacksonModule;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -26,7 +26,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -44,6 +43,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @EnableConfigurationProperties(DelayQueueProperties.class)
 public final class DelayQueueAutoConfiguration {
 
+	/**
+	 * Name of the {@link JsonMapper} bean that writes and reads payloads; define a bean
+	 * of this name to replace it.
+	 */
+	public static final String JSON_MAPPER_BEAN_NAME = "delayQueueJsonMapper";
+
 	@Bean
 	@ConditionalOnMissingBean
 	DelayQueueKeys delayQueueKeys(DelayQueueProperties properties) {
@@ -59,10 +64,22 @@ public final class DelayQueueAutoConfiguration {
 		return new ScriptRunner(redis, properties.getCommandTimeout());
 	}
 
+	/**
+	 * The mapper of stored payloads and headers. Not the application's: a change to
+	 * {@code spring.jackson.*} must not change how jobs already in Redis are read. Not a
+	 * default candidate, so that the application's own JsonMapper injection points never
+	 * see it; replaced by a bean of the same name.
+	 */
+	@Bean(name = JSON_MAPPER_BEAN_NAME, defaultCandidate = false)
+	@ConditionalOnMissingBean(name = JSON_MAPPER_BEAN_NAME)
+	JsonMapper delayQueueJsonMapper(ObjectProvider<JacksonModule> modules) {
+		return DelayQueueJsonMapper.create(modules.orderedStream().toList());
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
-	JobRecordCodec delayQueueJobRecordCodec(ObjectProvider<JsonMapper> jsonMapper) {
-		return new JobRecordCodec(jsonMapper(jsonMapper));
+	JobRecordCodec delayQueueJobRecordCodec(@Qualifier(JSON_MAPPER_BEAN_NAME) JsonMapper jsonMapper) {
+		return new JobRecordCodec(jsonMapper);
 	}
 
 	@Bean
@@ -79,11 +96,7 @@ public final class DelayQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	TopicPolicies delayQueueTopicPolicies(DelayQueueProperties properties, Environment environment) {
-		// Replace Boot's map binding, which splits dotted topic names, by one keyed by
-		// full names.
-		Map<String, DelayQueueProperties.TopicProperties> topics = TopicPropertiesBinder.bind(environment);
-		properties.setTopics(topics);
+	TopicPolicies delayQueueTopicPolicies(DelayQueueProperties properties) {
 		return new PropertiesTopicPolicies(properties.getDefaults(), properties.getTopics());
 	}
 
@@ -95,11 +108,11 @@ public final class DelayQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(DelayQueueOperations.class)
-	DelayQueueTemplate delayQueueTemplate(JobStore store, JobRecordCodec codec, ObjectProvider<JsonMapper> jsonMapper,
-			DelayQueueProperties properties, JobIdGenerator idGenerator,
-			ObjectProvider<JobPayloadValidator> payloadValidators, ObjectProvider<JobEventListener> eventListeners,
-			DueTimeListenerRelay dueTimeListeners) {
-		DelayQueueTemplate template = new DelayQueueTemplate(store, codec, jsonMapper(jsonMapper));
+	DelayQueueTemplate delayQueueTemplate(JobStore store, JobRecordCodec codec,
+			@Qualifier(JSON_MAPPER_BEAN_NAME) JsonMapper jsonMapper, DelayQueueProperties properties,
+			JobIdGenerator idGenerator, ObjectProvider<JobPayloadValidator> payloadValidators,
+			ObjectProvider<JobEventListener> eventListeners, DueTimeListenerRelay dueTimeListeners) {
+		DelayQueueTemplate template = new DelayQueueTemplate(store, codec, jsonMapper);
 		template.setMaxPayloadBytes(properties.getMaxPayloadSize().toBytes());
 		template.setIdGenerator(idGenerator);
 		template.setPayloadValidators(payloadValidators.orderedStream().toList());
@@ -111,10 +124,6 @@ public final class DelayQueueAutoConfiguration {
 	@Bean
 	DueTimeListenerRelay delayQueueDueTimeListenerRelay(ObjectProvider<DueTimeListener> dueTimeListeners) {
 		return new DueTimeListenerRelay(dueTimeListeners);
-	}
-
-	static JsonMapper jsonMapper(ObjectProvider<JsonMapper> jsonMapper) {
-		return jsonMapper.getIfAvailable(() -> JsonMapper.builder().build());
 	}
 
 }

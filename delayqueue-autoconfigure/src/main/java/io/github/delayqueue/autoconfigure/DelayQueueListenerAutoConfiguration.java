@@ -21,10 +21,12 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
@@ -47,7 +49,8 @@ public final class DelayQueueListenerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	static DelayedJobListenerAnnotationBeanPostProcessor delayedJobListenerAnnotationBeanPostProcessor(
-			ObjectProvider<DelayedJobListenerEndpointRegistry> registry, ObjectProvider<JsonMapper> jsonMapper) {
+			ObjectProvider<DelayedJobListenerEndpointRegistry> registry,
+			@Qualifier(DelayQueueAutoConfiguration.JSON_MAPPER_BEAN_NAME) ObjectProvider<JsonMapper> jsonMapper) {
 		return new DelayedJobListenerAnnotationBeanPostProcessor(registry, jsonMapper);
 	}
 
@@ -60,7 +63,7 @@ public final class DelayQueueListenerAutoConfiguration {
 			ObjectProvider<DelayedJobScheduler> scheduler, Environment environment) {
 		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, connectionFactory,
 				policies, codec, new JobEventListeners(eventListeners.orderedStream().toList()),
-				pollTimeout(properties, redisProperties.getIfAvailable()),
+				pollTimeout(properties, redisProperties.getIfAvailable(), environment),
 				properties.getListener().getShutdownTimeout(), (topic) -> {
 					store.registerTopic(topic);
 					scheduler.ifAvailable((available) -> available.addTopic(topic));
@@ -75,16 +78,24 @@ public final class DelayQueueListenerAutoConfiguration {
 
 	/**
 	 * Keep blocking waits well below the client's command timeout: a wait that outlives
-	 * it would be cut off by the client and counted as a failure.
+	 * it would be cut off by the client and counted as a failure. Adjusting the default
+	 * is routine; adjusting a value the user chose deserves a warning.
 	 */
-	private static Duration pollTimeout(DelayQueueProperties properties, @Nullable DataRedisProperties redis) {
+	private static Duration pollTimeout(DelayQueueProperties properties, @Nullable DataRedisProperties redis,
+			Environment environment) {
 		Duration pollTimeout = properties.getListener().getPollTimeout();
 		Duration commandTimeout = (redis != null) ? redis.getTimeout() : null;
 		if (commandTimeout != null && !commandTimeout.isZero()
 				&& pollTimeout.compareTo(commandTimeout.dividedBy(2)) > 0) {
 			Duration reduced = commandTimeout.dividedBy(2);
-			logger.warn("delayqueue.listener.poll-timeout (" + pollTimeout
-					+ ") is not well below spring.data.redis.timeout (" + commandTimeout + "); using " + reduced);
+			String message = "delayqueue.listener.poll-timeout (" + pollTimeout
+					+ ") is not well below spring.data.redis.timeout (" + commandTimeout + "); using " + reduced;
+			if (Binder.get(environment).bind("delayqueue.listener.poll-timeout", Duration.class).isBound()) {
+				logger.warn(message);
+			}
+			else {
+				logger.debug(message);
+			}
 			return reduced;
 		}
 		return pollTimeout;

@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -19,8 +20,10 @@ import org.springframework.util.unit.DataSize;
  *
  * @author delayqueue contributors
  */
-@ConfigurationProperties("delayqueue")
-public class DelayQueueProperties implements InitializingBean {
+// Values that cannot be converted are left at their defaults here and reported, all
+// together, by afterPropertiesSet.
+@ConfigurationProperties(prefix = "delayqueue", ignoreInvalidFields = true)
+public class DelayQueueProperties implements InitializingBean, EnvironmentAware {
 
 	/**
 	 * Whether the delay queue is enabled.
@@ -62,42 +65,69 @@ public class DelayQueueProperties implements InitializingBean {
 	private final HttpCallback httpCallback = new HttpCallback();
 
 	/**
-	 * Check the values that do not belong to a topic; topic settings are checked by
-	 * {@link PropertiesTopicPolicies}.
+	 * Largest {@code scheduler.batch-size}: one script call moving more jobs would block
+	 * Redis for too long.
+	 */
+	static final int MAX_BATCH_SIZE = 10_000;
+
+	private @Nullable Environment environment;
+
+	@Override
+	public void setEnvironment(Environment environment) {
+		this.environment = environment;
+	}
+
+	/**
+	 * Bind the topics by their full names and check the whole configuration: every
+	 * unknown key and every invalid value fails start-up, all named in one message.
+	 * @throws InvalidDelayQueuePropertiesException naming every problem
 	 */
 	@Override
 	public void afterPropertiesSet() {
+		ConfigurationProblems problems = new ConfigurationProblems();
+		if (this.environment != null) {
+			UnknownPropertyCheck.check(this.environment, problems);
+			BindFailureRecorder.recordUnconvertibleValues(this.environment, problems);
+			// Replace Boot's map binding, which splits dotted topic names, by one keyed
+			// by full names.
+			this.topics = TopicPropertiesBinder.bind(this.environment, problems);
+		}
+		checkValues(problems);
+		PropertiesTopicPolicies.check(this.defaults, this.topics, problems);
+		problems.throwIfAny();
+	}
+
+	private void checkValues(ConfigurationProblems problems) {
 		if (this.keyPrefix == null || this.keyPrefix.isBlank() || this.keyPrefix.matches(".*[{}\\s].*")) {
-			throw new InvalidConfigurationPropertyValueException("delayqueue.key-prefix", this.keyPrefix,
+			problems.invalid("delayqueue.key-prefix", this.keyPrefix,
 					"The key prefix must not be blank and must not contain braces or whitespace");
 		}
 		if (this.maxPayloadSize == null || this.maxPayloadSize.toBytes() <= 0) {
-			throw new InvalidConfigurationPropertyValueException("delayqueue.max-payload-size", this.maxPayloadSize,
-					"The size must be more than zero");
+			problems.invalid("delayqueue.max-payload-size", this.maxPayloadSize, "The size must be more than zero");
 		}
-		if (this.scheduler.batchSize < 1) {
-			throw new InvalidConfigurationPropertyValueException("delayqueue.scheduler.batch-size",
-					this.scheduler.batchSize, "The batch size must be at least 1");
+		if (this.scheduler.batchSize < 1 || this.scheduler.batchSize > MAX_BATCH_SIZE) {
+			problems.invalid("delayqueue.scheduler.batch-size", this.scheduler.batchSize,
+					"The batch size must be between 1 and " + MAX_BATCH_SIZE
+							+ "; one script call moving more jobs blocks Redis too long");
 		}
-		positive("delayqueue.command-timeout", this.commandTimeout);
-		positive("delayqueue.scheduler.max-sleep", this.scheduler.maxSleep);
-		positive("delayqueue.scheduler.idle-max-sleep", this.scheduler.idleMaxSleep);
-		positive("delayqueue.scheduler.orphan-check-interval", this.scheduler.orphanCheckInterval);
-		positive("delayqueue.listener.poll-timeout", this.listener.pollTimeout);
+		positive(problems, "delayqueue.command-timeout", this.commandTimeout);
+		positive(problems, "delayqueue.scheduler.max-sleep", this.scheduler.maxSleep);
+		positive(problems, "delayqueue.scheduler.idle-max-sleep", this.scheduler.idleMaxSleep);
+		positive(problems, "delayqueue.scheduler.orphan-check-interval", this.scheduler.orphanCheckInterval);
+		positive(problems, "delayqueue.listener.poll-timeout", this.listener.pollTimeout);
 		if (this.listener.shutdownTimeout == null || this.listener.shutdownTimeout.isNegative()) {
-			throw new InvalidConfigurationPropertyValueException("delayqueue.listener.shutdown-timeout",
-					this.listener.shutdownTimeout, "The duration must not be negative");
+			problems.invalid("delayqueue.listener.shutdown-timeout", this.listener.shutdownTimeout,
+					"The duration must not be negative");
 		}
 		if (!io.github.delayqueue.core.JobConstraints.isValidTopic(this.httpCallback.topic)) {
-			throw new InvalidConfigurationPropertyValueException("delayqueue.http-callback.topic",
-					this.httpCallback.topic,
+			problems.invalid("delayqueue.http-callback.topic", this.httpCallback.topic,
 					"Topic names use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit");
 		}
 	}
 
-	private static void positive(String name, @Nullable Duration value) {
+	private static void positive(ConfigurationProblems problems, String name, @Nullable Duration value) {
 		if (value == null || value.isNegative() || value.isZero()) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "The duration must be more than zero");
+			problems.invalid(name, value, "The duration must be more than zero");
 		}
 	}
 
@@ -168,7 +198,8 @@ public class DelayQueueProperties implements InitializingBean {
 		private boolean enabled = true;
 
 		/**
-		 * Most jobs moved per script call.
+		 * Most jobs moved per script call, at most 10000 (a larger sweep blocks Redis too
+		 * long).
 		 */
 		private int batchSize = 1000;
 

@@ -13,8 +13,6 @@ import io.github.delayqueue.core.TopicPolicies;
 import io.github.delayqueue.core.TopicPolicy;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-
 /**
  * Topic policies from {@code delayqueue.defaults} and {@code delayqueue.topics}, checked
  * when created so that a bad value fails start-up naming its property.
@@ -33,18 +31,34 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 	 * Create the policies, checking every value.
 	 * @param defaults the defaults
 	 * @param topics the per-topic settings, by topic name
-	 * @throws InvalidConfigurationPropertyValueException naming the first bad property
+	 * @throws InvalidDelayQueuePropertiesException naming every bad property
 	 */
 	public PropertiesTopicPolicies(TopicProperties defaults, Map<String, TopicProperties> topics) {
 		this.defaults = defaults;
 		this.topics = Map.copyOf(topics);
-		resolve("delayqueue.defaults", defaults, defaults);
+		ConfigurationProblems problems = new ConfigurationProblems();
+		check(defaults, topics, problems);
+		problems.throwIfAny();
+		topics.forEach((topic, settings) -> this.resolved.put(topic,
+				resolve("delayqueue.topics." + topic, settings, defaults, new ConfigurationProblems())));
+	}
+
+	/**
+	 * Record every bad value of the defaults and of the topics.
+	 * @param defaults the defaults
+	 * @param topics the per-topic settings, by topic name
+	 * @param problems where bad values are recorded
+	 */
+	static void check(TopicProperties defaults, Map<String, TopicProperties> topics, ConfigurationProblems problems) {
+		resolve("delayqueue.defaults", defaults, defaults, problems);
 		topics.forEach((topic, settings) -> {
 			if (!JobConstraints.isValidTopic(topic)) {
-				throw new InvalidConfigurationPropertyValueException("delayqueue.topics." + topic, topic,
+				problems.invalid("delayqueue.topics." + topic, topic,
 						"Topic names use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit");
 			}
-			this.resolved.put(topic, resolve("delayqueue.topics." + topic, settings, defaults));
+			// Only what the topic sets itself: a bad default is reported once, as a
+			// default.
+			resolve("delayqueue.topics." + topic, settings, TopicProperties.withDefaults(), problems);
 		});
 	}
 
@@ -54,7 +68,8 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 		if (policy != null) {
 			return policy;
 		}
-		return this.resolved.computeIfAbsent("", (key) -> resolve("delayqueue.defaults", this.defaults, this.defaults));
+		return this.resolved.computeIfAbsent("",
+				(key) -> resolve("delayqueue.defaults", this.defaults, this.defaults, new ConfigurationProblems()));
 	}
 
 	/**
@@ -65,31 +80,32 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 		return this.topics.keySet();
 	}
 
-	private static TopicPolicy resolve(String prefix, TopicProperties topic, TopicProperties defaults) {
+	// Bad values are recorded and the policy is still built, so that checking goes on.
+	private static TopicPolicy resolve(String prefix, TopicProperties topic, TopicProperties defaults,
+			ConfigurationProblems problems) {
 		Duration ttr = pick(topic, defaults, TopicProperties::getTtr);
-		positive(prefix + ".ttr", ttr);
+		positive(problems, prefix + ".ttr", ttr);
 		int concurrency = pick(topic, defaults, TopicProperties::getConcurrency);
-		atLeast(prefix + ".concurrency", concurrency, 1);
+		atLeast(problems, prefix + ".concurrency", concurrency, 1);
 		int maxAttempts = pick(topic, defaults, (t) -> t.getRetry().getMaxAttempts());
-		atLeast(prefix + ".retry.max-attempts", maxAttempts, 1);
+		atLeast(problems, prefix + ".retry.max-attempts", maxAttempts, 1);
 		List<String> nonRetryable = pick(topic, defaults, (t) -> t.getRetry().getNonRetryable());
 		Duration delay = pick(topic, defaults, (t) -> t.getRetry().getBackoff().getDelay());
-		notNegative(prefix + ".retry.backoff.delay", delay);
+		notNegative(problems, prefix + ".retry.backoff.delay", delay);
 		double multiplier = pick(topic, defaults, (t) -> t.getRetry().getBackoff().getMultiplier());
 		if (!(multiplier >= 1.0)) {
-			throw new InvalidConfigurationPropertyValueException(prefix + ".retry.backoff.multiplier", multiplier,
-					"The multiplier must be at least 1");
+			problems.invalid(prefix + ".retry.backoff.multiplier", multiplier, "The multiplier must be at least 1");
 		}
 		Duration maxDelay = pick(topic, defaults, (t) -> t.getRetry().getBackoff().getMaxDelay());
-		notNegative(prefix + ".retry.backoff.max-delay", maxDelay);
+		notNegative(problems, prefix + ".retry.backoff.max-delay", maxDelay);
 		Duration jitter = pick(topic, defaults, (t) -> t.getRetry().getBackoff().getJitter());
-		notNegative(prefix + ".retry.backoff.jitter", jitter);
+		notNegative(problems, prefix + ".retry.backoff.jitter", jitter);
 		List<Duration> schedule = pick(topic, defaults, (t) -> t.getRetry().getBackoff().getSchedule());
 		for (int i = 0; i < schedule.size(); i++) {
-			notNegative(prefix + ".retry.backoff.schedule[" + i + "]", schedule.get(i));
+			notNegative(problems, prefix + ".retry.backoff.schedule[" + i + "]", schedule.get(i));
 		}
 		Duration retention = pick(topic, defaults, (t) -> t.getDeadLetter().getRetention());
-		notNegative(prefix + ".dead-letter.retention", retention);
+		notNegative(problems, prefix + ".dead-letter.retention", retention);
 		return new TopicPolicy(ttr, concurrency, maxAttempts,
 				new BackoffPolicy(delay, multiplier, maxDelay, jitter, schedule), nonRetryable, retention);
 	}
@@ -109,21 +125,21 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 		return value;
 	}
 
-	private static void positive(String name, Duration value) {
+	private static void positive(ConfigurationProblems problems, String name, Duration value) {
 		if (value.isNegative() || value.isZero()) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "The duration must be more than zero");
+			problems.invalid(name, value, "The duration must be more than zero");
 		}
 	}
 
-	private static void notNegative(String name, Duration value) {
+	private static void notNegative(ConfigurationProblems problems, String name, Duration value) {
 		if (value.isNegative()) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "The duration must not be negative");
+			problems.invalid(name, value, "The duration must not be negative");
 		}
 	}
 
-	private static void atLeast(String name, int value, int minimum) {
+	private static void atLeast(ConfigurationProblems problems, String name, int value, int minimum) {
 		if (value < minimum) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "The value must be at least " + minimum);
+			problems.invalid(name, value, "The value must be at least " + minimum);
 		}
 	}
 

@@ -1,21 +1,17 @@
 package io.github.delayqueue.autoconfigure;
 
-import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import io.github.delayqueue.autoconfigure.DelayQueueProperties.TopicProperties;
 
+import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
 
@@ -23,8 +19,9 @@ import org.springframework.core.env.Environment;
  * Binds {@code delayqueue.topics.*} keyed by full topic names. Topic names may contain
  * dots ({@code orders.timeout}), which Spring Boot's map binding would split at the first
  * one; here a topic name runs up to where the rest of the key names a topic setting, so
- * that a topic may even be called {@code payments.retry}. A key whose end names no
- * setting fails start-up rather than being ignored.
+ * that a topic may even be called {@code payments.retry}. The settings are those
+ * {@link TopicProperties} declares. A key whose end names no setting is recorded as
+ * unknown rather than ignored.
  *
  * @author delayqueue contributors
  */
@@ -32,40 +29,47 @@ final class TopicPropertiesBinder {
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("delayqueue.topics");
 
-	private static final List<String> SETTINGS = List.of("ttr", "concurrency", "retry.max-attempts",
-			"retry.non-retryable", "retry.backoff.delay", "retry.backoff.multiplier", "retry.backoff.max-delay",
-			"retry.backoff.jitter", "retry.backoff.schedule", "dead-letter.retention");
-
-	private static final Set<String> LIST_SETTINGS = Set.of("retry.non-retryable", "retry.backoff.schedule");
-
-	// Both in the uniform form that properties files, YAML and environment variables
-	// share (lower case, no dashes), which is how keys are compared.
-	private static final Set<String> UNIFORM_SETTINGS = uniform(SETTINGS);
-
-	private static final Set<String> UNIFORM_LIST_SETTINGS = uniform(LIST_SETTINGS);
+	private static final KnownProperties SETTINGS = new KnownProperties(TopicProperties.class);
 
 	private TopicPropertiesBinder() {
 	}
 
-	static Map<String, TopicProperties> bind(Environment environment) {
+	/**
+	 * Bind the settings of every topic named under {@code delayqueue.topics}.
+	 * @param environment the environment to bind from
+	 * @param problems where unknown keys and values that cannot be converted are recorded
+	 * @return the settings, by topic name
+	 */
+	static Map<String, TopicProperties> bind(Environment environment, ConfigurationProblems problems) {
 		Map<String, ConfigurationPropertyName> names = new LinkedHashMap<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.filter(ROOT::isAncestorOf).forEach((name) -> topicName(source, name, names));
+				boolean dashesSplit = UnknownPropertyCheck.isEnvironmentVariables(source);
+				iterable.filter(ROOT::isAncestorOf)
+					.forEach((name) -> topicName(source, name, dashesSplit, names, problems));
 			}
 		}
 		Binder binder = Binder.get(environment);
+		BindHandler recordFailures = new BindFailureRecorder(problems);
 		Map<String, TopicProperties> topics = new LinkedHashMap<>();
 		names.forEach((topic, name) -> topics.put(topic,
-				binder.bind(name, Bindable.of(TopicProperties.class)).orElseGet(TopicProperties::new)));
+				binder.bind(name, Bindable.of(TopicProperties.class), recordFailures).orElseGet(TopicProperties::new)));
 		return topics;
 	}
 
+	/**
+	 * Return the settings a topic takes, for messages.
+	 * @return the settings, comma separated
+	 */
+	static String settings() {
+		return String.join(", ", SETTINGS.keys());
+	}
+
 	private static void topicName(ConfigurationPropertySource source, ConfigurationPropertyName name,
-			Map<String, ConfigurationPropertyName> names) {
+			boolean dashesSplit, Map<String, ConfigurationPropertyName> names, ConfigurationProblems problems) {
 		int first = ROOT.getNumberOfElements();
 		for (int end = first + 1; end < name.getNumberOfElements(); end++) {
-			if (namesSetting(name, end)) {
+			if (SETTINGS.isKnown(name, end, dashesSplit)) {
 				StringBuilder topic = new StringBuilder();
 				for (int i = first; i < end; i++) {
 					topic.append((i > first) ? "." : "")
@@ -75,29 +79,8 @@ final class TopicPropertiesBinder {
 				return;
 			}
 		}
-		ConfigurationProperty property = source.getConfigurationProperty(name);
-		throw new InvalidConfigurationPropertyValueException(name.toString(),
-				(property != null) ? property.getValue() : null,
-				"No topic setting ends this key; a topic takes " + String.join(", ", SETTINGS));
-	}
-
-	// Whether the elements from 'from' to the end name a setting, with a list setting's
-	// index last where it is written one value per key.
-	private static boolean namesSetting(ConfigurationPropertyName name, int from) {
-		StringBuilder path = new StringBuilder();
-		int i = from;
-		for (; i < name.getNumberOfElements() && !name.isNumericIndex(i); i++) {
-			path.append((i > from) ? "." : "").append(name.getElement(i, ConfigurationPropertyName.Form.UNIFORM));
-		}
-		String setting = path.toString();
-		if (i == name.getNumberOfElements()) {
-			return UNIFORM_SETTINGS.contains(setting);
-		}
-		return i == name.getNumberOfElements() - 1 && UNIFORM_LIST_SETTINGS.contains(setting);
-	}
-
-	private static Set<String> uniform(Collection<String> settings) {
-		return settings.stream().map((setting) -> setting.replace("-", "")).collect(Collectors.toUnmodifiableSet());
+		problems.unknown(name.toString(), UnknownPropertyCheck.origin(source, name),
+				"a topic takes " + settings() + " (delayqueue.topics.<topic>.<setting>)");
 	}
 
 }

@@ -1,5 +1,9 @@
 package io.github.delayqueue.test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+
 import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueListenerAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueSchedulerAutoConfiguration;
@@ -24,11 +28,35 @@ public final class DelayQueueContextRunner {
 	 * @return the runner
 	 */
 	public static ApplicationContextRunner create(RedisTestServer server) {
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class,
-					DelayQueueAutoConfiguration.class, DelayQueueSchedulerAutoConfiguration.class,
-					DelayQueueListenerAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
+		return base().withPropertyValues("spring.data.redis.host=" + server.host(),
+				"spring.data.redis.port=" + server.port());
+	}
+
+	/**
+	 * Return a runner for tests that need no Redis: configuration and conditions. Its
+	 * connection factory points at a port nobody listens on and is never connected,
+	 * because nothing connects while a context starts once the scheduler, which
+	 * subscribes to its wake-up channels, is disabled.
+	 * @return the runner
+	 */
+	public static ApplicationContextRunner withoutRedis() {
+		return base().withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + unusedPort(),
+				"delayqueue.scheduler.enabled=false");
+	}
+
+	private static ApplicationContextRunner base() {
+		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+				JacksonAutoConfiguration.class, DelayQueueAutoConfiguration.class,
+				DelayQueueSchedulerAutoConfiguration.class, DelayQueueListenerAutoConfiguration.class));
+	}
+
+	private static int unusedPort() {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 }
