@@ -1,6 +1,7 @@
 package io.github.delayqueue.actuate;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,11 +10,9 @@ import java.util.Set;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.TopicStats;
-import io.github.delayqueue.listener.DelayedJobListenerContainer;
-import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
+import io.github.delayqueue.listener.ListenerPresence;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -27,10 +26,12 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The {@code delayqueue} Actuator endpoint: job counts per topic and state, the listeners
- * consuming each topic, one job's details, a topic's dead jobs, and the write operations
- * an operator needs (cancel a pending job, requeue or purge dead jobs).
+ * consuming each topic on every instance (and the topics that have none), one job's
+ * details, a topic's dead jobs, and the write operations an operator needs (cancel a
+ * pending job, requeue or purge dead jobs).
  * <ul>
- * <li>{@code GET /actuator/delayqueue}: counts of every topic</li>
+ * <li>{@code GET /actuator/delayqueue}: counts and listeners of every topic, and the
+ * topics without listener</li>
  * <li>{@code GET /actuator/delayqueue/{topic}}: one topic's counts and its listeners</li>
  * <li>{@code GET /actuator/delayqueue/{topic}?state=dead&offset=0&count=50}: a page of
  * the topic's dead jobs</li>
@@ -77,7 +78,7 @@ public class DelayQueueEndpoint {
 
 	private final DelayQueueOperations operations;
 
-	private final ObjectProvider<DelayedJobListenerEndpointRegistry> listeners;
+	private final ListenerPresence presence;
 
 	private final Show showValues;
 
@@ -86,31 +87,34 @@ public class DelayQueueEndpoint {
 	/**
 	 * Create the endpoint.
 	 * @param operations where jobs are read and changed
-	 * @param listeners the registry of this instance's listeners, absent on instances
-	 * that only send jobs
+	 * @param presence tells which listeners run on which instance
 	 * @param showValues when payloads and header values are shown
 	 * @param roles the roles that may see them when {@code showValues} is
 	 * {@link Show#WHEN_AUTHORIZED}; empty for any authenticated user
 	 */
-	public DelayQueueEndpoint(DelayQueueOperations operations,
-			ObjectProvider<DelayedJobListenerEndpointRegistry> listeners, Show showValues, Set<String> roles) {
+	public DelayQueueEndpoint(DelayQueueOperations operations, ListenerPresence presence, Show showValues,
+			Set<String> roles) {
 		this.operations = operations;
-		this.listeners = listeners;
+		this.presence = presence;
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
 	}
 
 	/**
-	 * Count the jobs of every topic per state.
-	 * @return the counts by topic
+	 * Count the jobs of every topic per state, list the listeners that consume each on
+	 * every instance, and the topics that have none.
+	 * @return the counts and listeners by topic
 	 */
 	@ReadOperation
 	public QueuesDescriptor queues() {
+		List<ListenerPresence.Instance> instances = this.presence.read();
+		Set<String> names = this.operations.topics();
 		Map<String, CountsDescriptor> topics = new LinkedHashMap<>();
-		for (String topic : this.operations.topics()) {
-			topics.put(topic, CountsDescriptor.of(this.operations.stats(topic)));
+		for (String topic : names) {
+			List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, instances);
+			topics.put(topic, CountsDescriptor.of(this.operations.stats(topic), listeners));
 		}
-		return new QueuesDescriptor(topics);
+		return new QueuesDescriptor(topics, List.copyOf(ListenerPresence.topicsWithoutListeners(names, instances)));
 	}
 
 	/**
@@ -141,13 +145,9 @@ public class DelayQueueEndpoint {
 
 	private TopicDescriptor topicDescriptor(String topic) {
 		TopicStats stats = this.operations.stats(topic);
-		DelayedJobListenerEndpointRegistry registry = this.listeners.getIfAvailable();
-		List<ListenerDescriptor> consumers = (registry != null) ? registry.getListenerContainers()
-			.stream()
-			.filter((container) -> container.getTopics().contains(topic))
-			.map(ListenerDescriptor::of)
-			.toList() : List.of();
-		return new TopicDescriptor(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(), consumers);
+		List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, this.presence.read());
+		return new TopicDescriptor(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
+				countConsumers(listeners), listeners);
 	}
 
 	private DeadJobsDescriptor deadJobs(String topic, int offset, int count) {
@@ -244,27 +244,37 @@ public class DelayQueueEndpoint {
 
 	}
 
+	private static int countConsumers(List<ListenerDescriptor> listeners) {
+		return (int) listeners.stream().filter(ListenerDescriptor::running).count();
+	}
+
 	/**
-	 * The counts of every topic.
+	 * The counts and listeners of every topic.
 	 *
-	 * @param topics the counts by topic name
+	 * @param topics the counts and listeners by topic name
+	 * @param topicsWithoutListeners the topics no instance listens to, sorted
 	 */
-	public record QueuesDescriptor(Map<String, CountsDescriptor> topics) implements OperationResponseBody {
+	public record QueuesDescriptor(Map<String, CountsDescriptor> topics,
+			List<String> topicsWithoutListeners) implements OperationResponseBody {
 
 	}
 
 	/**
-	 * How many jobs of a topic are in each state.
+	 * How many jobs of a topic are in each state, and which listeners consume it.
 	 *
 	 * @param delayed jobs waiting for their due time
 	 * @param ready due jobs waiting for a consumer
 	 * @param running jobs delivered and not yet acknowledged
 	 * @param dead jobs that failed for good
+	 * @param consumers how many listeners run for it on all instances together
+	 * @param listeners the listeners on every instance
 	 */
-	public record CountsDescriptor(long delayed, long ready, long running, long dead) {
+	public record CountsDescriptor(long delayed, long ready, long running, long dead, int consumers,
+			List<ListenerDescriptor> listeners) {
 
-		static CountsDescriptor of(TopicStats stats) {
-			return new CountsDescriptor(stats.delayed(), stats.ready(), stats.running(), stats.dead());
+		static CountsDescriptor of(TopicStats stats, List<ListenerDescriptor> listeners) {
+			return new CountsDescriptor(stats.delayed(), stats.ready(), stats.running(), stats.dead(),
+					countConsumers(listeners), listeners);
 		}
 
 	}
@@ -277,27 +287,38 @@ public class DelayQueueEndpoint {
 	 * @param ready due jobs waiting for a consumer
 	 * @param running jobs delivered and not yet acknowledged
 	 * @param dead jobs that failed for good
-	 * @param listeners the listeners
+	 * @param consumers how many listeners run for it on all instances together
+	 * @param listeners the listeners on every instance
 	 */
-	public record TopicDescriptor(String topic, long delayed, long ready, long running, long dead,
+	public record TopicDescriptor(String topic, long delayed, long ready, long running, long dead, int consumers,
 			List<ListenerDescriptor> listeners) implements OperationResponseBody {
 
 	}
 
 	/**
-	 * A listener running on this instance.
+	 * A listener on one of the instances, as that instance last published it.
 	 *
+	 * @param instance the instance id
+	 * @param host the instance's host name
 	 * @param id the listener id
 	 * @param topics the topics it consumes, in priority order
 	 * @param concurrency how many jobs it may run at once
-	 * @param activeJobs how many jobs it is running now
 	 * @param running whether it is started
 	 */
-	public record ListenerDescriptor(String id, List<String> topics, int concurrency, int activeJobs, boolean running) {
+	public record ListenerDescriptor(String instance, String host, String id, List<String> topics, int concurrency,
+			boolean running) {
 
-		static ListenerDescriptor of(DelayedJobListenerContainer container) {
-			return new ListenerDescriptor(container.getListenerId(), container.getTopics(), container.getConcurrency(),
-					container.getActiveJobs(), container.isRunning());
+		static List<ListenerDescriptor> of(String topic, List<ListenerPresence.Instance> instances) {
+			List<ListenerDescriptor> listeners = new ArrayList<>();
+			for (ListenerPresence.Instance instance : instances) {
+				for (ListenerPresence.Listener listener : instance.listeners()) {
+					if (listener.topics().contains(topic)) {
+						listeners.add(new ListenerDescriptor(instance.id(), instance.host(), listener.id(),
+								listener.topics(), listener.concurrency(), listener.running()));
+					}
+				}
+			}
+			return listeners;
 		}
 
 	}

@@ -1,6 +1,7 @@
 package io.github.delayqueue.actuate;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.github.delayqueue.core.JobStore;
+import io.github.delayqueue.listener.ListenerPresence;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -19,13 +21,15 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * Health of the delay queue: up when its Redis answers within a bound of its own, with
- * the number of topics as a detail; down when Redis fails or does not answer in time.
+ * the number of topics and the topics that no instance listens to as details; down when
+ * Redis fails or does not answer in time.
  * <p>
- * The check costs one Redis call, so that a probe stays cheap with any number of topics,
- * and runs on a thread of its own: a probe answers within the bound (two seconds by
- * default) even when the client's command timeout ({@code spring.data.redis.timeout}, 60
- * seconds by default) is far longer. While a check is stuck, later probes do not pile up
- * more of them: they answer down at once.
+ * The check costs one Redis call, so that a probe stays cheap with any number of topics
+ * (plus a read of the listeners' presence at most once per its refresh interval), and
+ * runs on a thread of its own: a probe answers within the bound (two seconds by default)
+ * even when the client's command timeout ({@code spring.data.redis.timeout}, 60 seconds
+ * by default) is far longer. While a check is stuck, later probes do not pile up more of
+ * them: they answer down at once.
  *
  * @author delayqueue contributors
  */
@@ -37,6 +41,15 @@ public class DelayQueueHealthIndicator implements HealthIndicator, DisposableBea
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
 	private final JobStore store;
+
+	private final ListenerPresence presence;
+
+	// Read and written on the check's one thread only.
+	private List<ListenerPresence.Instance> instances = List.of();
+
+	private long instancesReadAt;
+
+	private boolean instancesRead;
 
 	private final Duration timeout;
 
@@ -56,18 +69,21 @@ public class DelayQueueHealthIndicator implements HealthIndicator, DisposableBea
 	/**
 	 * Create the indicator with the {@linkplain #DEFAULT_TIMEOUT default timeout}.
 	 * @param store where the topics are read
+	 * @param presence tells which topics have listeners
 	 */
-	public DelayQueueHealthIndicator(JobStore store) {
-		this(store, DEFAULT_TIMEOUT);
+	public DelayQueueHealthIndicator(JobStore store, ListenerPresence presence) {
+		this(store, presence, DEFAULT_TIMEOUT);
 	}
 
 	/**
 	 * Create the indicator.
 	 * @param store where the topics are read
+	 * @param presence tells which topics have listeners
 	 * @param timeout how long a probe waits for Redis
 	 */
-	public DelayQueueHealthIndicator(JobStore store, Duration timeout) {
+	public DelayQueueHealthIndicator(JobStore store, ListenerPresence presence, Duration timeout) {
 		this.store = store;
+		this.presence = presence;
 		this.timeout = timeout;
 		this.notAnswered = "Redis did not answer within " + format(timeout);
 	}
@@ -110,7 +126,16 @@ public class DelayQueueHealthIndicator implements HealthIndicator, DisposableBea
 	 */
 	protected Health check() {
 		Set<String> topics = this.store.topics();
-		return Health.up().withDetail("topics", topics.size()).build();
+		long now = System.nanoTime();
+		if (!this.instancesRead || now - this.instancesReadAt > this.presence.getRefreshInterval().toNanos()) {
+			this.instances = this.presence.read();
+			this.instancesReadAt = now;
+			this.instancesRead = true;
+		}
+		return Health.up()
+			.withDetail("topics", topics.size())
+			.withDetail("topicsWithoutListeners", ListenerPresence.topicsWithoutListeners(topics, this.instances))
+			.build();
 	}
 
 	@Override

@@ -4,9 +4,9 @@ import io.github.delayqueue.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.actuate.DelayQueueEndpointWebExtension;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
+import io.github.delayqueue.core.ScriptRunner;
+import io.github.delayqueue.listener.ListenerPresence;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -34,9 +34,10 @@ public final class DelayQueueEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
-	DelayQueueEndpoint delayQueueEndpoint(DelayQueueOperations operations,
-			ObjectProvider<DelayedJobListenerEndpointRegistry> listeners, DelayQueueEndpointProperties properties) {
-		return new DelayQueueEndpoint(operations, listeners, properties.getShowValues(), properties.getRoles());
+	DelayQueueEndpoint delayQueueEndpoint(DelayQueueOperations operations, ScriptRunner scriptRunner,
+			DelayQueueProperties properties, DelayQueueEndpointProperties endpointProperties) {
+		return new DelayQueueEndpoint(operations, new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()),
+				endpointProperties.getShowValues(), endpointProperties.getRoles());
 	}
 
 	@Bean

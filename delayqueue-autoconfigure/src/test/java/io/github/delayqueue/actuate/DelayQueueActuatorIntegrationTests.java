@@ -90,20 +90,72 @@ class DelayQueueActuatorIntegrationTests {
 	}
 
 	@Test
-	void showsATopicWithTheListenersOfThisInstance() {
+	void showsATopicWithItsListenersOnEveryInstance() {
 		delayQueue.send("timed.listed", "x", Duration.ofHours(1));
 
-		ActuatorHttp.Response response = http.get("/delayqueue/timed.listed");
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+			ActuatorHttp.Response response = http.get("/delayqueue/timed.listed");
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.json().path("topic").asString()).isEqualTo("timed.listed");
+			assertThat(response.json().path("delayed").asLong()).isEqualTo(1);
+			assertThat(response.json().path("ready").asLong()).isZero();
+			assertThat(response.json().path("consumers").asInt()).isEqualTo(1);
+			assertThat(response.json().path("listeners")).hasSize(1);
+			assertThat(response.json().at("/listeners/0/id").asString()).isEqualTo("listedListener");
+			assertThat(response.json().at("/listeners/0/instance").asString()).isNotEmpty();
+			assertThat(response.json().at("/listeners/0/host").asString()).isNotEmpty();
+			assertThat(response.json().at("/listeners/0/concurrency").asInt()).isEqualTo(3);
+			assertThat(response.json().at("/listeners/0/running").asBoolean()).isTrue();
+		});
+		ActuatorHttp.Response unheard = http.get("/delayqueue/unheard.of");
+		assertThat(unheard.json().path("listeners")).isEmpty();
+		assertThat(unheard.json().path("consumers").asInt()).isZero();
+	}
 
-		assertThat(response.status()).isEqualTo(200);
-		assertThat(response.json().path("topic").asString()).isEqualTo("timed.listed");
-		assertThat(response.json().path("delayed").asLong()).isEqualTo(1);
-		assertThat(response.json().path("ready").asLong()).isZero();
-		assertThat(response.json().path("listeners")).hasSize(1);
-		assertThat(response.json().at("/listeners/0/id").asString()).isEqualTo("listedListener");
-		assertThat(response.json().at("/listeners/0/concurrency").asInt()).isEqualTo(3);
-		assertThat(response.json().at("/listeners/0/running").asBoolean()).isTrue();
-		assertThat(http.get("/delayqueue/unheard.of").json().path("listeners")).isEmpty();
+	@Test
+	void listsTheTopicsThatNoInstanceListensTo() {
+		delayQueue.send("timd", "a typo of timed", Duration.ofHours(1));
+		delayQueue.send("timed", "later", Duration.ofHours(1));
+
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+			ActuatorHttp.Response response = http.get("/delayqueue");
+			assertThat(response.json().path("topicsWithoutListeners").valueStream().map((t) -> t.asString()))
+				.contains("timd")
+				.doesNotContain("timed", "timed.listed", "flaky");
+			assertThat(response.json().at("/topics/timed/consumers").asInt()).isEqualTo(1);
+			assertThat(response.json().at("/topics/timed/listeners/0/id").asString()).isEqualTo("timedListener");
+			assertThat(response.json().at("/topics/timd/consumers").asInt()).isZero();
+		});
+		// Health reads the presence at most once per refresh interval (15 s).
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+			ActuatorHttp.Response health = http.get("/health/delayQueue");
+			assertThat(health.json().at("/details/topicsWithoutListeners").valueStream().map((t) -> t.asString()))
+				.contains("timd")
+				.doesNotContain("timed");
+		});
+	}
+
+	@Test
+	void publishesTheListenersOfThisInstanceToRedis() {
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(() -> assertThat(redis.opsForHash().values("dq:listeners"))
+				.anySatisfy((entry) -> assertThat((String) entry).contains("\"listedListener\"", "\"timed.other\"",
+						"\"concurrency\":3", "\"at\":", "\"host\":")));
+	}
+
+	@Test
+	void ignoresAndRemovesTheEntriesOfInstancesThatStoppedRefreshingThem() {
+		redis.opsForHash()
+			.put("dq:listeners", "ghost:0001",
+					"{\"host\":\"gone\",\"at\":1000,\"listeners\":[{\"id\":\"ghost\",\"topics\":[\"haunted\"],"
+							+ "\"concurrency\":1,\"running\":true}]}");
+		redis.opsForHash().put("dq:listeners", "garbled:0002", "not json");
+
+		ActuatorHttp.Response response = http.get("/delayqueue/haunted");
+
+		assertThat(response.json().path("listeners")).isEmpty();
+		assertThat(redis.opsForHash().hasKey("dq:listeners", "ghost:0001")).isFalse();
+		assertThat(redis.opsForHash().hasKey("dq:listeners", "garbled:0002")).isFalse();
 	}
 
 	@Test

@@ -32,13 +32,14 @@ class DelayQueueHealthIntegrationTests {
 	@BeforeAll
 	static void startApplication() {
 		server = RedisTestServer.startDedicated();
-		// No scheduler and no metrics: nothing else talks to this Redis, so its command
+		// No scheduler, listeners or metrics: nothing else talks to this Redis, so its
+		// command
 		// counts are the probes' alone.
 		context = new SpringApplicationBuilder(HealthApplication.class)
 			.properties("server.port=0", "spring.data.redis.host=" + server.host(),
 					"spring.data.redis.port=" + server.port(), "spring.data.redis.client-type=lettuce",
 					"spring.data.redis.timeout=60s", "delayqueue.scheduler.enabled=false",
-					"management.endpoints.web.exposure.include=health",
+					"delayqueue.listener.enabled=false", "management.endpoints.web.exposure.include=health",
 					"management.endpoint.health.show-details=always")
 			.run();
 		http = new ActuatorHttp(context.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
