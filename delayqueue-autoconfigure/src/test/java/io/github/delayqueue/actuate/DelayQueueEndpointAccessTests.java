@@ -1,9 +1,14 @@
 package io.github.delayqueue.actuate;
 
+import java.security.Principal;
 import java.time.Duration;
+import java.util.Set;
 
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.core.ScriptRunner;
+import io.github.delayqueue.listener.ListenerPresence;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterAll;
@@ -11,6 +16,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -77,6 +84,43 @@ class DelayQueueEndpointAccessTests {
 		assertThat(response.status()).isEqualTo(200);
 		assertThat(response.json().at("/headers/Authorization").asString()).isEqualTo("Bearer shown-token");
 		assertThat(response.json().path("payloadJson").asString()).contains("order");
+	}
+
+	@Test
+	void showsValuesWhenAuthorizedOnlyToAUserInOneOfTheRoles() {
+		String id = delayQueue.send(JobRequest.builder("access.roles", "{\"order\":42}")
+			.header("Authorization", "Bearer role-token")
+			.delay(Duration.ofHours(1))
+			.build());
+		DelayQueueEndpoint endpoint = new DelayQueueEndpoint(delayQueue,
+				new ListenerPresence(context.getBean(ScriptRunner.class).redis(), "dq"), Show.WHEN_AUTHORIZED,
+				Set.of("OPS"));
+
+		JobInfo anonymous = endpoint.job(SecurityContext.NONE, "access.roles", id);
+		JobInfo otherRole = endpoint.job(user("SALES"), "access.roles", id);
+		JobInfo operator = endpoint.job(user("OPS"), "access.roles", id);
+
+		assertThat(anonymous.payloadJson()).isEqualTo("******");
+		assertThat(anonymous.headers()).containsEntry("Authorization", "******");
+		assertThat(otherRole.payloadJson()).isEqualTo("******");
+		assertThat(operator.payloadJson()).contains("42");
+		assertThat(operator.headers()).containsEntry("Authorization", "Bearer role-token");
+	}
+
+	private static SecurityContext user(String role) {
+		return new SecurityContext() {
+
+			@Override
+			public Principal getPrincipal() {
+				return () -> "someone";
+			}
+
+			@Override
+			public boolean isUserInRole(String name) {
+				return role.equals(name);
+			}
+
+		};
 	}
 
 	@Configuration(proxyBeanMethods = false)
