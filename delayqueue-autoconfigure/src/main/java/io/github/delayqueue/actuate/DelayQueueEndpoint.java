@@ -1,20 +1,23 @@
 package io.github.delayqueue.actuate;
 
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-import io.github.delayqueue.core.JobConstraints;
+import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
-import io.github.delayqueue.core.JobStore;
 import io.github.delayqueue.core.TopicStats;
-import io.github.delayqueue.listener.DelayedJobListenerContainer;
-import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
+import io.github.delayqueue.listener.ListenerPresence;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -23,24 +26,30 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The {@code delayqueue} Actuator endpoint: job counts per topic and state, the listeners
- * of this instance, one job's details, and the two write operations an operator needs
- * (cancel a pending job, requeue dead jobs).
- * <p>
- * Only the single-job read shows a payload; the other operations show counts.
+ * consuming each topic on every instance (and the topics that have none), one job's
+ * details, a topic's dead jobs, and the write operations an operator needs (cancel a
+ * pending job, requeue or purge dead jobs).
  * <ul>
- * <li>{@code GET /actuator/delayqueue}: counts of every topic</li>
- * <li>{@code GET /actuator/delayqueue/{topic}}: one topic's counts and its listeners on
- * this instance</li>
+ * <li>{@code GET /actuator/delayqueue}: counts and listeners of every topic, and the
+ * topics without listener</li>
+ * <li>{@code GET /actuator/delayqueue/{topic}}: one topic's counts and its listeners</li>
+ * <li>{@code GET /actuator/delayqueue/{topic}?state=dead&offset=0&count=50}: a page of
+ * the topic's dead jobs</li>
  * <li>{@code GET /actuator/delayqueue/{topic}/{jobId}}: the job, 404 when absent</li>
  * <li>{@code DELETE /actuator/delayqueue/{topic}/{jobId}}: cancel a delayed or ready
  * job</li>
- * <li>{@code POST /actuator/delayqueue/{topic}} with {@code {"action": "requeue-dead"}}:
- * every dead job of the topic back to ready</li>
+ * <li>{@code POST /actuator/delayqueue/{topic}} with {@code {"action": "requeue-dead"}}
+ * or {@code "purge-dead"}, and optionally {@code "jobId"}: one dead job or all of them
+ * back to ready, or deleted</li>
  * </ul>
+ * The endpoint is read-only unless {@code management.endpoint.delayqueue.access} is
+ * {@code unrestricted}, and it shows payloads and header values only as its {@link Show}
+ * setting allows: they may hold credentials, such as the {@code Authorization} header of
+ * an HTTP callback.
  *
  * @author delayqueue contributors
  */
-@Endpoint(id = "delayqueue")
+@Endpoint(id = "delayqueue", defaultAccess = Access.READ_ONLY)
 public class DelayQueueEndpoint {
 
 	/**
@@ -48,64 +57,134 @@ public class DelayQueueEndpoint {
 	 */
 	public static final String REQUEUE_DEAD = "requeue-dead";
 
-	private final JobStore store;
+	/**
+	 * The action of the write operation that deletes dead jobs.
+	 */
+	public static final String PURGE_DEAD = "purge-dead";
 
-	private final ObjectProvider<DelayedJobListenerEndpointRegistry> listeners;
+	/**
+	 * What a hidden payload or header value shows instead.
+	 */
+	public static final String HIDDEN = "******";
+
+	/**
+	 * The most dead jobs one page may hold.
+	 */
+	public static final int MAX_PAGE_SIZE = 1000;
+
+	private static final int DEFAULT_PAGE_SIZE = 50;
+
+	private static final String DEAD = "dead";
+
+	private final DelayQueueOperations operations;
+
+	private final ListenerPresence presence;
+
+	private final Show showValues;
+
+	private final Set<String> roles;
 
 	/**
 	 * Create the endpoint.
-	 * @param store where jobs are read and changed
-	 * @param listeners the registry of this instance's listeners, absent on instances
-	 * that only send jobs
+	 * @param operations where jobs are read and changed
+	 * @param presence tells which listeners run on which instance
+	 * @param showValues when payloads and header values are shown
+	 * @param roles the roles that may see them when {@code showValues} is
+	 * {@link Show#WHEN_AUTHORIZED}; empty for any authenticated user
 	 */
-	public DelayQueueEndpoint(JobStore store, ObjectProvider<DelayedJobListenerEndpointRegistry> listeners) {
-		this.store = store;
-		this.listeners = listeners;
+	public DelayQueueEndpoint(DelayQueueOperations operations, ListenerPresence presence, Show showValues,
+			Set<String> roles) {
+		this.operations = operations;
+		this.presence = presence;
+		this.showValues = showValues;
+		this.roles = Set.copyOf(roles);
 	}
 
 	/**
-	 * Count the jobs of every topic per state.
-	 * @return the counts by topic
+	 * Count the jobs of every topic per state, list the listeners that consume each on
+	 * every instance, and the topics that have none.
+	 * @return the counts and listeners by topic
 	 */
 	@ReadOperation
 	public QueuesDescriptor queues() {
+		List<ListenerPresence.Instance> instances = this.presence.read();
+		Set<String> names = this.operations.topics();
 		Map<String, CountsDescriptor> topics = new LinkedHashMap<>();
-		for (String topic : this.store.topics()) {
-			topics.put(topic, CountsDescriptor.of(this.store.stats(topic)));
+		for (String topic : names) {
+			List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, instances);
+			topics.put(topic, CountsDescriptor.of(this.operations.stats(topic), listeners));
 		}
-		return new QueuesDescriptor(topics);
+		return new QueuesDescriptor(topics, List.copyOf(ListenerPresence.topicsWithoutListeners(names, instances)));
 	}
 
 	/**
-	 * Count one topic's jobs per state and list the listeners of this instance that
-	 * consume it.
+	 * Count one topic's jobs per state and list the listeners that consume it; or, with
+	 * {@code state=dead}, list a page of its dead jobs.
 	 * @param topic the topic
-	 * @return the counts and listeners
+	 * @param state {@code dead} to list dead jobs, or {@code null} for the counts
+	 * @param offset how many dead jobs to skip, 0 when {@code null}
+	 * @param count how many dead jobs to list at most, 50 when {@code null}
+	 * @return the counts and listeners, or the page of dead jobs
 	 */
 	@ReadOperation
-	public TopicDescriptor topic(@Selector String topic) {
-		checkTopic(topic);
-		TopicStats stats = this.store.stats(topic);
-		DelayedJobListenerEndpointRegistry registry = this.listeners.getIfAvailable();
-		List<ListenerDescriptor> consumers = (registry != null) ? registry.getListenerContainers()
+	public Object topic(@Selector String topic, @Nullable String state, @Nullable Integer offset,
+			@Nullable Integer count) {
+		if (state == null) {
+			if (offset != null || count != null) {
+				throw new InvalidEndpointRequestException("Parameters offset and count page through jobs of a state; "
+						+ "add state=dead to list dead jobs", "Paging without a state");
+			}
+			return topicDescriptor(topic);
+		}
+		if (!DEAD.equals(state)) {
+			throw new InvalidEndpointRequestException(
+					"Cannot list jobs of state '" + state + "'; only state=dead can be listed", "Unsupported state");
+		}
+		return deadJobs(topic, (offset != null) ? offset : 0, (count != null) ? count : DEFAULT_PAGE_SIZE);
+	}
+
+	private TopicDescriptor topicDescriptor(String topic) {
+		TopicStats stats = this.operations.stats(topic);
+		List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, this.presence.read());
+		return new TopicDescriptor(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
+				countConsumers(listeners), listeners);
+	}
+
+	private DeadJobsDescriptor deadJobs(String topic, int offset, int count) {
+		if (offset < 0 || count < 1 || count > MAX_PAGE_SIZE) {
+			throw new InvalidEndpointRequestException("Parameter offset must be 0 or more and count 1 to "
+					+ MAX_PAGE_SIZE + ", were " + offset + " and " + count, "Bad page");
+		}
+		List<DeadJobDescriptor> jobs = this.operations.deadJobs(topic, offset, count)
 			.stream()
-			.filter((container) -> container.getTopics().contains(topic))
-			.map(ListenerDescriptor::of)
-			.toList() : List.of();
-		return new TopicDescriptor(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(), consumers);
+			.map(DeadJobDescriptor::of)
+			.toList();
+		return new DeadJobsDescriptor(topic, this.operations.stats(topic).dead(), offset, jobs);
 	}
 
 	/**
-	 * Show one job, payload included.
+	 * Show one job; its payload and header values only as the endpoint's {@link Show}
+	 * setting allows for the caller.
+	 * @param securityContext who is asking
 	 * @param topic the topic
 	 * @param jobId the job id
 	 * @return the job, or {@code null} (404 over HTTP) when it is done, cancelled or
 	 * unknown
 	 */
 	@ReadOperation
-	public @Nullable JobInfo job(@Selector String topic, @Selector String jobId) {
-		checkTopic(topic);
-		return this.store.find(topic, jobId).orElse(null);
+	public @Nullable JobInfo job(SecurityContext securityContext, @Selector String topic, @Selector String jobId) {
+		JobInfo job = this.operations.find(topic, jobId).orElse(null);
+		if (job == null || this.showValues.isShown(securityContext, this.roles)) {
+			return job;
+		}
+		return hideValues(job);
+	}
+
+	private static JobInfo hideValues(JobInfo job) {
+		Map<String, String> headers = new LinkedHashMap<>();
+		job.headers().keySet().forEach((name) -> headers.put(name, HIDDEN));
+		return new JobInfo(job.id(), job.topic(), job.state(), job.attempts(), job.dueAt(), job.createdAt(),
+				job.lastError(), headers, HIDDEN);
 	}
 
 	/**
@@ -116,87 +195,159 @@ public class DelayQueueEndpoint {
 	 */
 	@DeleteOperation
 	public CancelDescriptor cancel(@Selector String topic, @Selector String jobId) {
-		checkTopic(topic);
-		return new CancelDescriptor(this.store.cancel(topic, jobId));
+		return new CancelDescriptor(this.operations.cancel(topic, jobId));
 	}
 
 	/**
-	 * Perform an action on a topic; {@value #REQUEUE_DEAD} moves every dead job back to
-	 * ready with its attempts reset.
+	 * Perform an action on a topic's dead jobs: {@value #REQUEUE_DEAD} moves them back to
+	 * ready with their attempts reset, {@value #PURGE_DEAD} deletes them.
 	 * @param topic the topic
 	 * @param action the action
-	 * @return how many jobs were requeued
+	 * @param jobId the one dead job to act on, or {@code null} for all
+	 * @return how many jobs were requeued or purged
+	 * @throws InvalidEndpointRequestException if the action is missing or unknown
+	 * @throws NoSuchDeadJobException if {@code jobId} names no dead job of the topic
 	 */
 	@WriteOperation
-	public RequeueDescriptor action(@Selector String topic, String action) {
-		checkTopic(topic);
-		if (!REQUEUE_DEAD.equals(action)) {
-			throw new InvalidEndpointRequestException("Unknown action '" + action + "'; supported: " + REQUEUE_DEAD,
-					"Unknown action");
+	public OperationResponseBody action(@Selector String topic, @Nullable String action, @Nullable String jobId) {
+		if (REQUEUE_DEAD.equals(action)) {
+			long requeued = (jobId != null) ? one(topic, jobId, this.operations.requeueDead(topic, jobId))
+					: this.operations.requeueDead(topic);
+			return new RequeueDescriptor(requeued);
 		}
-		return new RequeueDescriptor(this.store.requeueDead(topic, null));
+		if (PURGE_DEAD.equals(action)) {
+			long purged = (jobId != null) ? one(topic, jobId, this.operations.purgeDead(topic, jobId))
+					: this.operations.purgeDead(topic);
+			return new PurgeDescriptor(purged);
+		}
+		String problem = (action != null) ? "Unknown action '" + action + "'" : "No action given";
+		throw new InvalidEndpointRequestException(problem + "; send {\"action\": \"" + REQUEUE_DEAD
+				+ "\"} or {\"action\": \"" + PURGE_DEAD + "\"}, with an optional \"jobId\"",
+				(action != null) ? "Unknown action" : "Missing action");
 	}
 
-	private static void checkTopic(String topic) {
-		if (!JobConstraints.isValidTopic(topic)) {
-			throw new InvalidEndpointRequestException("Invalid topic name '" + topic + "'", "Invalid topic name");
+	private static long one(String topic, String jobId, boolean done) {
+		if (!done) {
+			throw new NoSuchDeadJobException("No dead job '" + jobId + "' in topic '" + topic + "'");
 		}
+		return 1;
 	}
 
 	/**
-	 * The counts of every topic.
-	 *
-	 * @param topics the counts by topic name
+	 * Thrown when an action names a job that is not dead in its topic.
 	 */
-	public record QueuesDescriptor(Map<String, CountsDescriptor> topics) implements OperationResponseBody {
+	public static class NoSuchDeadJobException extends RuntimeException {
+
+		NoSuchDeadJobException(String message) {
+			super(message);
+		}
+
+	}
+
+	private static int countConsumers(List<ListenerDescriptor> listeners) {
+		return (int) listeners.stream().filter(ListenerDescriptor::running).count();
+	}
+
+	/**
+	 * The counts and listeners of every topic.
+	 *
+	 * @param topics the counts and listeners by topic name
+	 * @param topicsWithoutListeners the topics no instance listens to, sorted
+	 */
+	public record QueuesDescriptor(Map<String, CountsDescriptor> topics,
+			List<String> topicsWithoutListeners) implements OperationResponseBody {
 
 	}
 
 	/**
-	 * How many jobs of a topic are in each state.
+	 * How many jobs of a topic are in each state, and which listeners consume it.
 	 *
 	 * @param delayed jobs waiting for their due time
 	 * @param ready due jobs waiting for a consumer
 	 * @param running jobs delivered and not yet acknowledged
 	 * @param dead jobs that failed for good
+	 * @param consumers how many listeners run for it on all instances together
+	 * @param listeners the listeners on every instance
 	 */
-	public record CountsDescriptor(long delayed, long ready, long running, long dead) {
+	public record CountsDescriptor(long delayed, long ready, long running, long dead, int consumers,
+			List<ListenerDescriptor> listeners) {
 
-		static CountsDescriptor of(TopicStats stats) {
-			return new CountsDescriptor(stats.delayed(), stats.ready(), stats.running(), stats.dead());
+		static CountsDescriptor of(TopicStats stats, List<ListenerDescriptor> listeners) {
+			return new CountsDescriptor(stats.delayed(), stats.ready(), stats.running(), stats.dead(),
+					countConsumers(listeners), listeners);
 		}
 
 	}
 
 	/**
-	 * One topic's counts and the listeners of this instance that consume it.
+	 * One topic's counts and the listeners that consume it.
 	 *
 	 * @param topic the topic
 	 * @param delayed jobs waiting for their due time
 	 * @param ready due jobs waiting for a consumer
 	 * @param running jobs delivered and not yet acknowledged
 	 * @param dead jobs that failed for good
-	 * @param listeners the listeners
+	 * @param consumers how many listeners run for it on all instances together
+	 * @param listeners the listeners on every instance
 	 */
-	public record TopicDescriptor(String topic, long delayed, long ready, long running, long dead,
+	public record TopicDescriptor(String topic, long delayed, long ready, long running, long dead, int consumers,
 			List<ListenerDescriptor> listeners) implements OperationResponseBody {
 
 	}
 
 	/**
-	 * A listener running on this instance.
+	 * A listener on one of the instances, as that instance last published it.
 	 *
+	 * @param instance the instance id
+	 * @param host the instance's host name
 	 * @param id the listener id
 	 * @param topics the topics it consumes, in priority order
 	 * @param concurrency how many jobs it may run at once
-	 * @param activeJobs how many jobs it is running now
 	 * @param running whether it is started
 	 */
-	public record ListenerDescriptor(String id, List<String> topics, int concurrency, int activeJobs, boolean running) {
+	public record ListenerDescriptor(String instance, String host, String id, List<String> topics, int concurrency,
+			boolean running) {
 
-		static ListenerDescriptor of(DelayedJobListenerContainer container) {
-			return new ListenerDescriptor(container.getListenerId(), container.getTopics(), container.getConcurrency(),
-					container.getActiveJobs(), container.isRunning());
+		static List<ListenerDescriptor> of(String topic, List<ListenerPresence.Instance> instances) {
+			List<ListenerDescriptor> listeners = new ArrayList<>();
+			for (ListenerPresence.Instance instance : instances) {
+				for (ListenerPresence.Listener listener : instance.listeners()) {
+					if (listener.topics().contains(topic)) {
+						listeners.add(new ListenerDescriptor(instance.id(), instance.host(), listener.id(),
+								listener.topics(), listener.concurrency(), listener.running()));
+					}
+				}
+			}
+			return listeners;
+		}
+
+	}
+
+	/**
+	 * A page of a topic's dead jobs, oldest death first.
+	 *
+	 * @param topic the topic
+	 * @param dead how many dead jobs the topic has in all
+	 * @param offset how many were skipped
+	 * @param jobs the jobs of the page
+	 */
+	public record DeadJobsDescriptor(String topic, long dead, int offset,
+			List<DeadJobDescriptor> jobs) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A dead job, without its payload and headers.
+	 *
+	 * @param id the job id
+	 * @param dueAt when it was last due, by the Redis clock
+	 * @param attempts the deliveries it had
+	 * @param lastError why it died
+	 */
+	public record DeadJobDescriptor(String id, Instant dueAt, int attempts, @Nullable String lastError) {
+
+		static DeadJobDescriptor of(JobInfo job) {
+			return new DeadJobDescriptor(job.id(), job.dueAt(), job.attempts(), job.lastError());
 		}
 
 	}
@@ -216,6 +367,15 @@ public class DelayQueueEndpoint {
 	 * @param requeued how many dead jobs went back to ready
 	 */
 	public record RequeueDescriptor(long requeued) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * The outcome of a purge.
+	 *
+	 * @param purged how many dead jobs were deleted
+	 */
+	public record PurgeDescriptor(long purged) implements OperationResponseBody {
 
 	}
 

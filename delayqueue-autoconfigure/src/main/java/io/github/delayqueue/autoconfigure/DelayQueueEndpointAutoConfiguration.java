@@ -1,15 +1,19 @@
 package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.actuate.DelayQueueEndpointWebExtension;
+import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
+import io.github.delayqueue.core.ScriptRunner;
+import io.github.delayqueue.listener.ListenerPresence;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -22,16 +26,26 @@ import org.springframework.context.annotation.Bean;
 		afterName = "org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration")
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnBean(JobStore.class)
+@EnableConfigurationProperties(DelayQueueEndpointProperties.class)
 public final class DelayQueueEndpointAutoConfiguration {
 
-	// The availability condition sits on the bean method: its condition class lives in
+	// The availability condition sits on the bean methods: its condition class lives in
 	// Actuator, so it may only be read once the class condition above has passed.
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
-	DelayQueueEndpoint delayQueueEndpoint(JobStore jobStore,
-			ObjectProvider<DelayedJobListenerEndpointRegistry> listeners) {
-		return new DelayQueueEndpoint(jobStore, listeners);
+	DelayQueueEndpoint delayQueueEndpoint(DelayQueueOperations operations, ScriptRunner scriptRunner,
+			DelayQueueProperties properties, DelayQueueEndpointProperties endpointProperties) {
+		return new DelayQueueEndpoint(operations, new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()),
+				endpointProperties.getShowValues(), endpointProperties.getRoles());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(DelayQueueEndpoint.class)
+	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+	DelayQueueEndpointWebExtension delayQueueEndpointWebExtension(DelayQueueEndpoint endpoint) {
+		return new DelayQueueEndpointWebExtension(endpoint);
 	}
 
 }

@@ -2,6 +2,8 @@ package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.core.JobStore;
+import io.github.delayqueue.core.ScriptRunner;
+import io.github.delayqueue.listener.ListenerPresence;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -26,8 +28,10 @@ public final class DelayQueueHealthAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "delayQueueHealthIndicator")
 	@ConditionalOnEnabledHealthIndicator("delayqueue")
-	DelayQueueHealthIndicator delayQueueHealthIndicator(JobStore jobStore) {
-		return new DelayQueueHealthIndicator(jobStore);
+	DelayQueueHealthIndicator delayQueueHealthIndicator(JobStore jobStore, ScriptRunner scriptRunner,
+			DelayQueueProperties properties) {
+		return new DelayQueueHealthIndicator(jobStore,
+				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()));
 	}
 
 }

@@ -13,6 +13,9 @@ import io.github.delayqueue.core.TopicPolicies;
 import io.github.delayqueue.listener.DelayedJobListenerAnnotationBeanPostProcessor;
 import io.github.delayqueue.listener.DelayedJobListenerContainerFactory;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
+import io.github.delayqueue.listener.EmptyTopicPruner;
+import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.listener.ListenerPresencePublisher;
 import io.github.delayqueue.scheduler.ClaimAnnouncer;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import org.apache.commons.logging.Log;
@@ -106,6 +109,24 @@ public final class DelayQueueListenerAutoConfiguration {
 	DelayedJobListenerEndpointRegistry delayedJobListenerEndpointRegistry(
 			DelayedJobListenerContainerFactory containerFactory) {
 		return new DelayedJobListenerEndpointRegistry(containerFactory);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EmptyTopicPruner delayQueueEmptyTopicPruner(JobStore store, ScriptRunner scriptRunner, DelayQueueKeys keys,
+			DelayQueueProperties properties, TopicPolicies policies) {
+		return new EmptyTopicPruner(store, scriptRunner.redis(), keys, properties.getKeyPrefix(),
+				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), policies,
+				EmptyTopicPruner.DEFAULT_INTERVAL);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ListenerPresencePublisher delayQueueListenerPresencePublisher(ScriptRunner scriptRunner,
+			DelayQueueProperties properties, DelayedJobListenerEndpointRegistry registry,
+			ObjectProvider<EmptyTopicPruner> pruner) {
+		return new ListenerPresencePublisher(new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()),
+				registry, pruner.getIfAvailable());
 	}
 
 }

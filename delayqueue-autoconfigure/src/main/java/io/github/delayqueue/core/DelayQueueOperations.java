@@ -148,4 +148,12 @@ public interface DelayQueueOperations {
 	 */
 	long purgeDead(String topic);
 
+	/**
+	 * Delete one dead job.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @return {@code true} if the job was dead and is now deleted
+	 */
+	boolean purgeDead(String topic, String jobId);
+
 }

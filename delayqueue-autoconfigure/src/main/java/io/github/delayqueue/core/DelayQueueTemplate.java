@@ -424,6 +424,11 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		return this.store.purgeDead(JobConstraints.checkTopic(topic), null);
 	}
 
+	@Override
+	public boolean purgeDead(String topic, String jobId) {
+		return this.store.purgeDeadJob(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId));
+	}
+
 	private static final class Prepared {
 
 		private final String topic;

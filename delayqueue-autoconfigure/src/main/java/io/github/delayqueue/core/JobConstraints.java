@@ -64,7 +64,8 @@ public final class JobConstraints {
 	 * @param topic the topic, for the message
 	 * @param id the id
 	 * @return the id
-	 * @throws InvalidJobException if it is blank or too long
+	 * @throws InvalidJobException if it is blank, too long, or holds {@code /} or
+	 * {@code \}
 	 */
 	public static String checkId(String topic, @Nullable String id) {
 		if (id == null || id.isBlank()) {
@@ -73,6 +74,15 @@ public final class JobConstraints {
 		if (id.length() > MAX_ID_LENGTH) {
 			throw new InvalidJobException("Job id for topic '" + topic + "' is " + id.length()
 					+ " characters long; at most " + MAX_ID_LENGTH + " are allowed");
+		}
+		// A path separator would make the job unreachable through the Actuator endpoint,
+		// whose job id is one segment of the URL.
+		for (int i = 0; i < id.length(); i++) {
+			char c = id.charAt(i);
+			if (c == '/' || c == '\\') {
+				throw new InvalidJobException(
+						"Job id '" + id + "' for topic '" + topic + "' must not contain '" + c + "'");
+			}
 		}
 		return id;
 	}

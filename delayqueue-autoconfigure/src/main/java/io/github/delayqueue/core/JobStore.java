@@ -264,6 +264,19 @@ public final class JobStore {
 		return total;
 	}
 
+	/**
+	 * Purge one dead job, whenever it died.
+	 * @param topic the topic
+	 * @param id the job id
+	 * @return whether the job was dead and is now gone
+	 */
+	public boolean purgeDeadJob(String topic, String id) {
+		TopicKeys k = this.keys.topic(topic);
+		return asLong(this.scripts
+			.run(DelayQueueScript.PURGE_DEAD, List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), "+inf", "1", id)
+			.get(0)) == 1;
+	}
+
 	private JobInfo info(String topic, String id, String record, JobState state, int attempts, String error) {
 		String lastError = error.isEmpty() ? null : error;
 		if (record.isEmpty()) {

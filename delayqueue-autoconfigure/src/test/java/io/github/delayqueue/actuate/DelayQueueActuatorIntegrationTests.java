@@ -8,6 +8,7 @@ import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueScript;
+import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.ScriptRunner;
@@ -28,6 +29,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -51,8 +53,9 @@ class DelayQueueActuatorIntegrationTests {
 			.properties("server.port=0", "spring.data.redis.host=" + server.host(),
 					"spring.data.redis.port=" + server.port(), "spring.data.redis.client-type=lettuce",
 					"management.endpoints.web.exposure.include=delayqueue,health,metrics",
-					"management.endpoint.health.show-details=always", "delayqueue.topics.flaky.retry.max-attempts=2",
-					"delayqueue.topics.flaky.retry.backoff.delay=10ms",
+					"management.endpoint.health.show-details=always",
+					"management.endpoint.delayqueue.access=unrestricted",
+					"delayqueue.topics.flaky.retry.max-attempts=2", "delayqueue.topics.flaky.retry.backoff.delay=10ms",
 					"delayqueue.topics.flaky.retry.backoff.jitter=0ms")
 			.run();
 		http = new ActuatorHttp(context.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
@@ -87,27 +90,79 @@ class DelayQueueActuatorIntegrationTests {
 	}
 
 	@Test
-	void showsATopicWithTheListenersOfThisInstance() {
+	void showsATopicWithItsListenersOnEveryInstance() {
 		delayQueue.send("timed.listed", "x", Duration.ofHours(1));
 
-		ActuatorHttp.Response response = http.get("/delayqueue/timed.listed");
-
-		assertThat(response.status()).isEqualTo(200);
-		assertThat(response.json().path("topic").asString()).isEqualTo("timed.listed");
-		assertThat(response.json().path("delayed").asLong()).isEqualTo(1);
-		assertThat(response.json().path("ready").asLong()).isZero();
-		assertThat(response.json().path("listeners")).hasSize(1);
-		assertThat(response.json().at("/listeners/0/id").asString()).isEqualTo("listedListener");
-		assertThat(response.json().at("/listeners/0/concurrency").asInt()).isEqualTo(3);
-		assertThat(response.json().at("/listeners/0/running").asBoolean()).isTrue();
-		assertThat(http.get("/delayqueue/unheard.of").json().path("listeners")).isEmpty();
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+			ActuatorHttp.Response response = http.get("/delayqueue/timed.listed");
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.json().path("topic").asString()).isEqualTo("timed.listed");
+			assertThat(response.json().path("delayed").asLong()).isEqualTo(1);
+			assertThat(response.json().path("ready").asLong()).isZero();
+			assertThat(response.json().path("consumers").asInt()).isEqualTo(1);
+			assertThat(response.json().path("listeners")).hasSize(1);
+			assertThat(response.json().at("/listeners/0/id").asString()).isEqualTo("listedListener");
+			assertThat(response.json().at("/listeners/0/instance").asString()).isNotEmpty();
+			assertThat(response.json().at("/listeners/0/host").asString()).isNotEmpty();
+			assertThat(response.json().at("/listeners/0/concurrency").asInt()).isEqualTo(3);
+			assertThat(response.json().at("/listeners/0/running").asBoolean()).isTrue();
+		});
+		ActuatorHttp.Response unheard = http.get("/delayqueue/unheard.of");
+		assertThat(unheard.json().path("listeners")).isEmpty();
+		assertThat(unheard.json().path("consumers").asInt()).isZero();
 	}
 
 	@Test
-	void showsOneJobWithItsPayload() {
+	void listsTheTopicsThatNoInstanceListensTo() {
+		delayQueue.send("timd", "a typo of timed", Duration.ofHours(1));
+		delayQueue.send("timed", "later", Duration.ofHours(1));
+
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+			ActuatorHttp.Response response = http.get("/delayqueue");
+			assertThat(response.json().path("topicsWithoutListeners").valueStream().map((t) -> t.asString()))
+				.contains("timd")
+				.doesNotContain("timed", "timed.listed", "flaky");
+			assertThat(response.json().at("/topics/timed/consumers").asInt()).isEqualTo(1);
+			assertThat(response.json().at("/topics/timed/listeners/0/id").asString()).isEqualTo("timedListener");
+			assertThat(response.json().at("/topics/timd/consumers").asInt()).isZero();
+		});
+		// Health reads the presence at most once per refresh interval (15 s).
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+			ActuatorHttp.Response health = http.get("/health/delayQueue");
+			assertThat(health.json().at("/details/topicsWithoutListeners").valueStream().map((t) -> t.asString()))
+				.contains("timd")
+				.doesNotContain("timed");
+		});
+	}
+
+	@Test
+	void publishesTheListenersOfThisInstanceToRedis() {
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(() -> assertThat(redis.opsForHash().values("dq:listeners"))
+				.anySatisfy((entry) -> assertThat((String) entry).contains("\"listedListener\"", "\"timed.other\"",
+						"\"concurrency\":3", "\"at\":", "\"host\":")));
+	}
+
+	@Test
+	void ignoresAndRemovesTheEntriesOfInstancesThatStoppedRefreshingThem() {
+		redis.opsForHash()
+			.put("dq:listeners", "ghost:0001",
+					"{\"host\":\"gone\",\"at\":1000,\"listeners\":[{\"id\":\"ghost\",\"topics\":[\"haunted\"],"
+							+ "\"concurrency\":1,\"running\":true}]}");
+		redis.opsForHash().put("dq:listeners", "garbled:0002", "not json");
+
+		ActuatorHttp.Response response = http.get("/delayqueue/haunted");
+
+		assertThat(response.json().path("listeners")).isEmpty();
+		assertThat(redis.opsForHash().hasKey("dq:listeners", "ghost:0001")).isFalse();
+		assertThat(redis.opsForHash().hasKey("dq:listeners", "garbled:0002")).isFalse();
+	}
+
+	@Test
+	void showsOneJobWithItsPayloadAndHeaderValuesHidden() {
 		String id = delayQueue.send(JobRequest.builder("invoices", new Invoice(7, "EUR"))
 			.id("invoice-7")
-			.header("tenant", "acme")
+			.header("Authorization", "Bearer secret-token")
 			.delay(Duration.ofHours(1))
 			.build());
 
@@ -118,20 +173,29 @@ class DelayQueueActuatorIntegrationTests {
 		assertThat(response.json().path("topic").asString()).isEqualTo("invoices");
 		assertThat(response.json().path("state").asString()).isEqualTo(JobState.DELAYED.name());
 		assertThat(response.json().path("attempts").asInt()).isZero();
-		assertThat(response.json().at("/headers/tenant").asString()).isEqualTo("acme");
-		assertThat(response.json().path("payloadJson").asString()).isEqualTo("{\"number\":7,\"currency\":\"EUR\"}");
+		assertThat(response.json().at("/headers/Authorization").asString()).isEqualTo("******");
+		assertThat(response.json().path("payloadJson").asString()).isEqualTo("******");
+		assertThat(response.body()).doesNotContain("secret-token").doesNotContain("EUR");
 	}
 
 	@Test
 	void answersNotFoundForAnUnknownJob() {
 		delayQueue.send("invoices", "x");
 
-		assertThat(http.get("/delayqueue/invoices/no-such-job").status()).isEqualTo(404);
+		ActuatorHttp.Response response = http.get("/delayqueue/invoices/no-such-job");
+
+		assertThat(response.status()).isEqualTo(404);
+		assertThat(response.json().path("message").asString()).contains("no-such-job", "invoices");
 	}
 
 	@Test
-	void refusesAnInvalidTopicName() {
-		assertThat(http.get("/delayqueue/-bad").status()).isEqualTo(400);
+	void refusesAnInvalidTopicNameSayingWhy() {
+		ActuatorHttp.Response response = http.get("/delayqueue/-bad");
+
+		assertThat(response.status()).isEqualTo(400);
+		assertThat(response.json().path("message").asString()).contains("Invalid topic name '-bad'");
+		assertThat(http.post("/delayqueue/-bad", "{\"action\":\"purge-dead\"}").json().path("message").asString())
+			.contains("Invalid topic name '-bad'");
 	}
 
 	@Test
@@ -166,10 +230,109 @@ class DelayQueueActuatorIntegrationTests {
 	}
 
 	@Test
-	void refusesAnUnknownAction() {
-		ActuatorHttp.Response response = http.post("/delayqueue/partner.calls", "{\"action\":\"purge-everything\"}");
+	void requeuesOneDeadJob() {
+		delayQueue.send(JobRequest.builder("partner.one", "a").id("dead-a").build());
+		delayQueue.send(JobRequest.builder("partner.one", "b").id("dead-b").build());
+		buryEverythingReady("partner.one");
 
-		assertThat(response.status()).isEqualTo(400);
+		ActuatorHttp.Response response = http.post("/delayqueue/partner.one",
+				"{\"action\":\"requeue-dead\",\"jobId\":\"dead-b\"}");
+
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.json().path("requeued").asLong()).isEqualTo(1);
+		assertThat(redis.opsForZSet().range("{dq:partner.one}:dead", 0, -1)).containsExactly("dead-a");
+		assertThat(redis.opsForList().range("{dq:partner.one}:ready", 0, -1)).containsExactly("dead-b");
+	}
+
+	@Test
+	void purgesOneDeadJobThenAllOfThem() {
+		for (String id : List.of("p1", "p2", "p3")) {
+			delayQueue.send(JobRequest.builder("partner.purged", id).id(id).build());
+		}
+		buryEverythingReady("partner.purged");
+
+		ActuatorHttp.Response one = http.post("/delayqueue/partner.purged",
+				"{\"action\":\"purge-dead\",\"jobId\":\"p2\"}");
+
+		assertThat(one.status()).isEqualTo(200);
+		assertThat(one.json().path("purged").asLong()).isEqualTo(1);
+		assertThat(redis.opsForZSet().range("{dq:partner.purged}:dead", 0, -1)).containsExactlyInAnyOrder("p1", "p3");
+		assertThat(redis.opsForHash().hasKey("{dq:partner.purged}:jobs", "p2")).isFalse();
+		assertThat(redis.opsForHash().hasKey("{dq:partner.purged}:jobs", "p1")).isTrue();
+
+		ActuatorHttp.Response all = http.post("/delayqueue/partner.purged", "{\"action\":\"purge-dead\"}");
+
+		assertThat(all.json().path("purged").asLong()).isEqualTo(2);
+		assertThat(redis.opsForZSet().zCard("{dq:partner.purged}:dead")).isZero();
+		assertThat(redis.opsForHash().size("{dq:partner.purged}:jobs")).isZero();
+	}
+
+	@Test
+	void answersNotFoundWithAMessageForAJobThatIsNotDead() {
+		delayQueue.send(JobRequest.builder("partner.alive", "a").id("alive").delay(Duration.ofHours(1)).build());
+
+		ActuatorHttp.Response requeue = http.post("/delayqueue/partner.alive",
+				"{\"action\":\"requeue-dead\",\"jobId\":\"alive\"}");
+		ActuatorHttp.Response purge = http.post("/delayqueue/partner.alive",
+				"{\"action\":\"purge-dead\",\"jobId\":\"alive\"}");
+
+		assertThat(requeue.status()).isEqualTo(404);
+		assertThat(requeue.json().path("message").asString()).isEqualTo("No dead job 'alive' in topic 'partner.alive'");
+		assertThat(purge.status()).isEqualTo(404);
+		assertThat(redis.opsForZSet().score("{dq:partner.alive}:delayed", "alive")).isNotNull();
+	}
+
+	@Test
+	void listsDeadJobsPageByPage() {
+		for (int i = 1; i <= 3; i++) {
+			delayQueue.send(JobRequest.builder("partner.listed", "secret-" + i).id("listed-" + i).build());
+		}
+		buryEverythingReady("partner.listed");
+
+		ActuatorHttp.Response first = http.get("/delayqueue/partner.listed?state=dead&offset=0&count=2");
+		ActuatorHttp.Response second = http.get("/delayqueue/partner.listed?state=dead&offset=2&count=2");
+
+		assertThat(first.status()).isEqualTo(200);
+		assertThat(first.json().path("dead").asLong()).isEqualTo(3);
+		assertThat(first.json().path("jobs")).hasSize(2);
+		assertThat(first.json().at("/jobs/0/lastError").asString()).isEqualTo("failed for the test");
+		assertThat(first.json().at("/jobs/0/attempts").asInt()).isEqualTo(1);
+		assertThat(first.json().at("/jobs/0/dueAt").asString()).isNotEmpty();
+		assertThat(second.json().path("jobs")).hasSize(1);
+		assertThat(List.of(first.json().at("/jobs/0/id").asString(), first.json().at("/jobs/1/id").asString(),
+				second.json().at("/jobs/0/id").asString()))
+			.containsExactlyInAnyOrder("listed-1", "listed-2", "listed-3");
+		assertThat(first.body() + second.body()).doesNotContain("secret");
+		assertThat(http.get("/delayqueue/partner.listed?state=dead").json().path("jobs")).hasSize(3);
+	}
+
+	@Test
+	void refusesABadPageOrStateSayingWhy() {
+		ActuatorHttp.Response state = http.get("/delayqueue/partner.listed?state=ready");
+		ActuatorHttp.Response count = http.get("/delayqueue/partner.listed?state=dead&count=0");
+
+		assertThat(state.status()).isEqualTo(400);
+		assertThat(state.json().path("message").asString()).contains("only state=dead");
+		assertThat(count.status()).isEqualTo(400);
+		assertThat(count.json().path("message").asString()).contains("count 1 to 1000");
+	}
+
+	@Test
+	void refusesAnUnknownOrMissingActionSayingWhy() {
+		ActuatorHttp.Response unknown = http.post("/delayqueue/partner.calls", "{\"action\":\"purge-everything\"}");
+		ActuatorHttp.Response missing = http.post("/delayqueue/partner.calls", "{}");
+
+		assertThat(unknown.status()).isEqualTo(400);
+		assertThat(unknown.json().path("message").asString()).startsWith("Unknown action 'purge-everything'");
+		assertThat(missing.status()).isEqualTo(400);
+		assertThat(missing.json().path("message").asString()).startsWith("No action given");
+	}
+
+	@Test
+	void refusesAJobIdTheEndpointCouldNotAddress() {
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> delayQueue.send(JobRequest.builder("invoices", "x").id("a/b").build()))
+			.withMessageContaining("must not contain '/'");
 	}
 
 	@Test
@@ -228,14 +391,15 @@ class DelayQueueActuatorIntegrationTests {
 	}
 
 	@Test
-	void reportsHealthWithTheCountsOfEachTopic() {
+	void reportsHealthWithTheNumberOfTopics() {
 		delayQueue.send("healthy", "x", Duration.ofHours(1));
 
 		ActuatorHttp.Response response = http.get("/health/delayQueue");
 
 		assertThat(response.status()).isEqualTo(200);
 		assertThat(response.json().path("status").asString()).isEqualTo("UP");
-		assertThat(response.json().at("/details/healthy/delayed").asLong()).isEqualTo(1);
+		assertThat(response.json().at("/details/topics").asInt()).isEqualTo(delayQueue.topics().size());
+		assertThat(response.json().at("/details/healthy").isMissingNode()).isTrue();
 	}
 
 	private static void buryEverythingReady(String topic) {

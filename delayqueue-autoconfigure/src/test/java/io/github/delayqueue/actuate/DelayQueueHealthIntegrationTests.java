@@ -2,6 +2,7 @@ package io.github.delayqueue.actuate;
 
 import java.time.Duration;
 
+import io.github.delayqueue.autoconfigure.DelayQueueMetricsAutoConfiguration;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterAll;
@@ -18,7 +19,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The {@code delayQueue} health component of a real web application while its own Redis
- * server goes away and comes back.
+ * server goes away and comes back, with Boot's default 60-second client timeout.
  */
 class DelayQueueHealthIntegrationTests {
 
@@ -31,13 +32,14 @@ class DelayQueueHealthIntegrationTests {
 	@BeforeAll
 	static void startApplication() {
 		server = RedisTestServer.startDedicated();
-		// Short Redis timeouts so that a health check against a stopped server fails
-		// fast.
+		// No scheduler, listeners or metrics: nothing else talks to this Redis, so its
+		// command
+		// counts are the probes' alone.
 		context = new SpringApplicationBuilder(HealthApplication.class)
 			.properties("server.port=0", "spring.data.redis.host=" + server.host(),
 					"spring.data.redis.port=" + server.port(), "spring.data.redis.client-type=lettuce",
-					"spring.data.redis.timeout=1s", "spring.data.redis.connect-timeout=1s",
-					"management.endpoints.web.exposure.include=health",
+					"spring.data.redis.timeout=60s", "delayqueue.scheduler.enabled=false",
+					"delayqueue.listener.enabled=false", "management.endpoints.web.exposure.include=health",
 					"management.endpoint.health.show-details=always")
 			.run();
 		http = new ActuatorHttp(context.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
@@ -54,33 +56,64 @@ class DelayQueueHealthIntegrationTests {
 	}
 
 	@Test
-	void isDownWhileRedisIsStoppedAndUpWhenItReturns() {
-		context.getBean(DelayQueueOperations.class).send("orders", "x", Duration.ofHours(1));
+	void isUpWithTheNumberOfTopicsForOneRedisCallPerProbe() {
+		DelayQueueOperations delayQueue = context.getBean(DelayQueueOperations.class);
+		delayQueue.send("orders", "x", Duration.ofHours(1));
+		delayQueue.send("mail", "x", Duration.ofHours(1));
+		assertThat(http.get("/health/delayQueue").status()).isEqualTo(200);
+
+		long before = redisCalls();
 		ActuatorHttp.Response up = http.get("/health/delayQueue");
+		long after = redisCalls();
+
 		assertThat(up.status()).isEqualTo(200);
 		assertThat(up.json().path("status").asString()).isEqualTo("UP");
-		assertThat(up.json().at("/details/orders/delayed").asLong()).isEqualTo(1);
+		assertThat(up.json().at("/details/topics").asInt()).isEqualTo(2);
+		assertThat(after - before).isEqualTo(1);
+	}
+
+	@Test
+	void isDownWithinSecondsWhileRedisIsStoppedAndUpWhenItReturns() {
+		assertThat(http.get("/health/delayQueue").json().path("status").asString()).isEqualTo("UP");
 
 		server.stop();
 
-		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-			ActuatorHttp.Response down = http.get("/health/delayQueue");
-			assertThat(down.status()).isEqualTo(503);
-			assertThat(down.json().path("status").asString()).isEqualTo("DOWN");
-		});
+		long start = System.nanoTime();
+		ActuatorHttp.Response down = http.get("/health/delayQueue");
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+		assertThat(down.status()).isEqualTo(503);
+		assertThat(down.json().path("status").asString()).isEqualTo("DOWN");
+		assertThat(down.json().at("/details/error").asString()).isEqualTo("Redis did not answer within 2s");
+		assertThat(took).isLessThan(Duration.ofSeconds(8));
+		// The first check is still stuck in the client: the next probe does not wait
+		// for Redis again.
+		start = System.nanoTime();
 		assertThat(http.get("/health").json().at("/components/delayQueue/status").asString()).isEqualTo("DOWN");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
 
 		server.restart();
 
-		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+		await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
 			ActuatorHttp.Response back = http.get("/health/delayQueue");
 			assertThat(back.status()).isEqualTo(200);
 			assertThat(back.json().path("status").asString()).isEqualTo("UP");
 		});
 	}
 
+	// Every command the server ran so far, except the INFO calls that count them.
+	private static long redisCalls() {
+		long calls = 0;
+		for (String line : server.command("INFO", "commandstats").split("\r\n")) {
+			if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:")) {
+				String stats = line.substring(line.indexOf(':') + 1);
+				calls += Long.parseLong(stats.substring("calls=".length(), stats.indexOf(',')));
+			}
+		}
+		return calls;
+	}
+
 	@Configuration(proxyBeanMethods = false)
-	@EnableAutoConfiguration
+	@EnableAutoConfiguration(exclude = DelayQueueMetricsAutoConfiguration.class)
 	static class HealthApplication {
 
 	}

@@ -8,6 +8,7 @@ import io.github.delayqueue.actuate.DelayQueueMetrics;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobStore;
+import io.github.delayqueue.listener.ListenerPresence;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,6 +28,8 @@ import org.springframework.boot.test.context.assertj.AssertableWebApplicationCon
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -176,16 +179,17 @@ class DelayQueueObservabilityAutoConfigurationTests {
 		}
 
 		@Bean
-		DelayQueueHealthIndicator delayQueueHealthIndicator(JobStore store) {
-			return new OwnHealthIndicator(store);
+		DelayQueueHealthIndicator delayQueueHealthIndicator(JobStore store, RedisConnectionFactory connectionFactory) {
+			return new OwnHealthIndicator(store,
+					new ListenerPresence(new StringRedisTemplate(connectionFactory), "dq"));
 		}
 
 	}
 
 	static class OwnHealthIndicator extends DelayQueueHealthIndicator {
 
-		OwnHealthIndicator(JobStore store) {
-			super(store);
+		OwnHealthIndicator(JobStore store, ListenerPresence presence) {
+			super(store, presence);
 		}
 
 	}

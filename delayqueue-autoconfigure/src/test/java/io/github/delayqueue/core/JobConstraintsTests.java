@@ -37,4 +37,13 @@ class JobConstraintsTests {
 			.withMessageContaining("'a b'");
 	}
 
+	@Test
+	void refusesJobIdsWithAPathSeparatorNamingIt() {
+		assertThatExceptionOfType(InvalidJobException.class).isThrownBy(() -> JobConstraints.checkId("t", "a/b"))
+			.withMessageContaining("must not contain '/'");
+		assertThatExceptionOfType(InvalidJobException.class).isThrownBy(() -> JobConstraints.checkId("t", "a\\b"))
+			.withMessageContaining("must not contain '\\'");
+		assertThat(JobConstraints.checkId("t", "order:42.a_b-c")).isEqualTo("order:42.a_b-c");
+	}
+
 }

@@ -2,13 +2,22 @@
 -- KEYS[1] dead, KEYS[2] jobs, KEYS[3] attempts, KEYS[4] errors
 -- ARGV[1] cutoff: '+inf' for all, else an age in ms measured back from the Redis clock
 -- ARGV[2] most jobs to purge
+-- ARGV[3] optional: the one job to purge if it is dead, whenever it died
 -- Returns how many jobs were purged
 local cutoff = ARGV[1]
 if cutoff ~= '+inf' then
   local now = redis_now()
   cutoff = string.format('%.0f', now - tonumber(cutoff))
 end
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff, 'LIMIT', 0, tonumber(ARGV[2]))
+local ids
+if ARGV[3] then
+  ids = {}
+  if redis.call('ZSCORE', KEYS[1], ARGV[3]) then
+    ids[1] = ARGV[3]
+  end
+else
+  ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff, 'LIMIT', 0, tonumber(ARGV[2]))
+end
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[1], id)
   redis.call('HDEL', KEYS[2], id)

@@ -1,0 +1,118 @@
+package io.github.delayqueue.actuate;
+
+import java.util.function.Supplier;
+
+import io.github.delayqueue.core.InvalidJobException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
+
+/**
+ * The web side of the {@link DelayQueueEndpoint}: answers a request the endpoint refuses
+ * (bad topic or job id, unknown action, unknown dead job) with a JSON body that says why,
+ * where Actuator alone would answer a bare 400.
+ *
+ * @author delayqueue contributors
+ */
+@EndpointWebExtension(endpoint = DelayQueueEndpoint.class)
+public class DelayQueueEndpointWebExtension {
+
+	private final DelayQueueEndpoint endpoint;
+
+	/**
+	 * Create the extension.
+	 * @param endpoint the endpoint that does the work
+	 */
+	public DelayQueueEndpointWebExtension(DelayQueueEndpoint endpoint) {
+		this.endpoint = endpoint;
+	}
+
+	/**
+	 * See {@link DelayQueueEndpoint#topic}.
+	 * @param topic the topic
+	 * @param state {@code dead} to list dead jobs, or {@code null} for the counts
+	 * @param offset how many dead jobs to skip
+	 * @param count how many dead jobs to list at most
+	 * @return the counts and listeners, or the page of dead jobs, or why not
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> topic(@Selector String topic, @Nullable String state, @Nullable Integer offset,
+			@Nullable Integer count) {
+		return answer(() -> this.endpoint.topic(topic, state, offset, count));
+	}
+
+	/**
+	 * See {@link DelayQueueEndpoint#job}.
+	 * @param securityContext who is asking
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @return the job, or 404 with a message
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> job(SecurityContext securityContext, @Selector String topic,
+			@Selector String jobId) {
+		return answer(() -> {
+			Object job = this.endpoint.job(securityContext, topic, jobId);
+			return (job != null) ? job : new ErrorDescriptor(WebEndpointResponse.STATUS_NOT_FOUND,
+					"No job '" + jobId + "' in topic '" + topic + "': it is done, cancelled or was never sent");
+		});
+	}
+
+	/**
+	 * See {@link DelayQueueEndpoint#cancel}.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @return whether a pending job was removed, or why not
+	 */
+	@DeleteOperation
+	public WebEndpointResponse<Object> cancel(@Selector String topic, @Selector String jobId) {
+		return answer(() -> this.endpoint.cancel(topic, jobId));
+	}
+
+	/**
+	 * See {@link DelayQueueEndpoint#action}.
+	 * @param topic the topic
+	 * @param action the action
+	 * @param jobId the one dead job to act on, or {@code null} for all
+	 * @return how many jobs were requeued or purged, or why not
+	 */
+	@WriteOperation
+	public WebEndpointResponse<Object> action(@Selector String topic, @Nullable String action, @Nullable String jobId) {
+		return answer(() -> this.endpoint.action(topic, action, jobId));
+	}
+
+	private static WebEndpointResponse<Object> answer(Supplier<Object> operation) {
+		Object body;
+		try {
+			body = operation.get();
+		}
+		catch (DelayQueueEndpoint.NoSuchDeadJobException ex) {
+			body = new ErrorDescriptor(WebEndpointResponse.STATUS_NOT_FOUND, ex.getMessage());
+		}
+		catch (InvalidEndpointRequestException | InvalidJobException ex) {
+			// Our own refusals of bad input: topic names, ids, actions, paging.
+			body = new ErrorDescriptor(WebEndpointResponse.STATUS_BAD_REQUEST, ex.getMessage());
+		}
+		int status = (body instanceof ErrorDescriptor error) ? error.status() : WebEndpointResponse.STATUS_OK;
+		return new WebEndpointResponse<>(body, status);
+	}
+
+	/**
+	 * Why a request was refused.
+	 *
+	 * @param status the HTTP status
+	 * @param message what was wrong, naming the culprit
+	 */
+	public record ErrorDescriptor(int status, @Nullable String message) implements OperationResponseBody {
+
+	}
+
+}
