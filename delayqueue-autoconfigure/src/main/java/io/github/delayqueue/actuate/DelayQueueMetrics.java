@@ -30,6 +30,12 @@ import org.jspecify.annotations.Nullable;
  * {@code statsTimeToLive}, so scraping often does not load Redis. Gauges exist for every
  * topic Redis knows (re-read every {@code topicRefreshInterval}) and every topic seen in
  * an event. Events that arrive before the binder is bound to a registry are not counted.
+ * <p>
+ * The timers publish a percentile histogram from {@link #MINIMUM_EXPECTED_VALUE} to
+ * {@link #LATENESS_MAXIMUM_EXPECTED_VALUE} (lateness) or
+ * {@link #DURATION_MAXIMUM_EXPECTED_VALUE} (run time), so that percentiles can be
+ * computed across instances; {@code management.metrics.distribution.*} properties
+ * override these settings.
  *
  * @author delayqueue contributors
  */
@@ -44,6 +50,24 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 	 * How often the set of topics is re-read from Redis by default.
 	 */
 	public static final Duration DEFAULT_TOPIC_REFRESH_INTERVAL = Duration.ofSeconds(30);
+
+	/**
+	 * Smallest lateness and run time the histograms of the timers tell apart.
+	 */
+	public static final Duration MINIMUM_EXPECTED_VALUE = Duration.ofMillis(1);
+
+	/**
+	 * Largest lateness the histogram of {@code delayqueue.job.lateness} tells apart:
+	 * after an outage, jobs start minutes late, far beyond Micrometer's 30 second
+	 * default.
+	 */
+	public static final Duration LATENESS_MAXIMUM_EXPECTED_VALUE = Duration.ofHours(1);
+
+	/**
+	 * Largest run time the histogram of {@code delayqueue.job.duration} tells apart: well
+	 * above the default time to run (60 s), since topics with long jobs raise it.
+	 */
+	public static final Duration DURATION_MAXIMUM_EXPECTED_VALUE = Duration.ofMinutes(30);
 
 	private static final Log logger = LogFactory.getLog(DelayQueueMetrics.class);
 
@@ -235,7 +259,7 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 					"Deliveries whose time to run elapsed without an acknowledgement");
 			this.success = duration(registry, topic, "success");
 			this.failure = duration(registry, topic, "failure");
-			this.lateness = Timer.builder("delayqueue.job.lateness")
+			this.lateness = histogram(Timer.builder("delayqueue.job.lateness"), LATENESS_MAXIMUM_EXPECTED_VALUE)
 				.description("Handler start minus due time")
 				.tag(TOPIC, topic)
 				.register(registry);
@@ -252,8 +276,17 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 				.register(registry);
 		}
 
+		// Percentile panels (histogram_quantile in Grafana) work without any property;
+		// management.metrics.distribution.* properties still win, as Boot's meter
+		// filter overrides what a builder sets.
+		private static Timer.Builder histogram(Timer.Builder builder, Duration maximumExpectedValue) {
+			return builder.publishPercentileHistogram()
+				.minimumExpectedValue(MINIMUM_EXPECTED_VALUE)
+				.maximumExpectedValue(maximumExpectedValue);
+		}
+
 		private static Timer duration(MeterRegistry registry, String topic, String outcome) {
-			return Timer.builder("delayqueue.job.duration")
+			return histogram(Timer.builder("delayqueue.job.duration"), DURATION_MAXIMUM_EXPECTED_VALUE)
 				.description("Handler run time")
 				.tags(TOPIC, topic, "outcome", outcome)
 				.register(registry);

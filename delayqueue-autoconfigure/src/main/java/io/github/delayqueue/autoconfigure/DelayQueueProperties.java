@@ -329,7 +329,8 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 		private String topic = "http-callback";
 
 		/**
-		 * Hosts callbacks may call; any host when empty.
+		 * Hosts callbacks may call (names, *.domain patterns, IP addresses, CIDR ranges);
+		 * none when empty.
 		 */
 		private List<String> allowedHosts = new ArrayList<>();
 

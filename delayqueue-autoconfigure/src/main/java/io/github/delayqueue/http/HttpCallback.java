@@ -44,7 +44,9 @@ import org.jspecify.annotations.Nullable;
  * {@code Host} and {@code Content-Length}, are refused) and the timeout must be more than
  * zero. Breaking a rule throws {@link InvalidJobException}. Where callbacks may go,
  * {@code delayqueue.http-callback.allowed-hosts}, is checked when the job is sent and
- * again before the call.
+ * again, with the host resolved anew, before the call: an empty list allows no host, and
+ * loopback, link-local and private addresses must be listed as addresses or ranges (see
+ * {@link HttpCallbackValidator}).
  *
  * <p>
  * A body sent without a {@code Content-Type} header is sent as

@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -47,8 +46,8 @@ public class HttpCallbackExecutor {
 	public static final int ERROR_BODY_CHARS = 200;
 
 	// Callbacks choose their own timeout but the JDK request factory has one per
-	// instance:
-	// one client per distinct timeout, a few in practice, bounded against odd callers.
+	// instance: one client per distinct timeout, a few in practice, bounded against odd
+	// callers.
 	private static final int MAX_CACHED_CLIENTS = 64;
 
 	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
@@ -251,12 +250,12 @@ public class HttpCallbackExecutor {
 	private RestClient createClient(Duration timeout) {
 		JdkClientHttpRequestFactory requestFactory = new JdkClientHttpRequestFactory(this.httpClient);
 		requestFactory.setReadTimeout(timeout);
-		// Only raw bytes are sent and read; no JSON converters, no user customizers that
-		// could
-		// add credentials meant for other services.
+		// Only raw bytes are sent and read: no default (JSON, XML ...) converters, and no
+		// user customizers that could add credentials meant for other services.
 		return RestClient.builder()
 			.requestFactory(requestFactory)
-			.messageConverters(List.of(new ByteArrayHttpMessageConverter()))
+			.configureMessageConverters(
+					(converters) -> converters.addCustomConverter(new ByteArrayHttpMessageConverter()))
 			.build();
 	}
 

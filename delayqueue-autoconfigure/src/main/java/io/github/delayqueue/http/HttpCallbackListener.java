@@ -6,8 +6,8 @@ import io.github.delayqueue.core.NonRetryableJobException;
 
 /**
  * The built-in listener of HTTP callback jobs: checks the host against the allow-list as
- * it is now, since configuration may have changed since the job was sent, then performs
- * the call.
+ * it is now and resolves it again, since configuration or DNS may have changed since the
+ * job was sent, then performs the call.
  *
  * @author delayqueue contributors
  */
@@ -28,13 +28,14 @@ public class HttpCallbackListener {
 	}
 
 	/**
-	 * Perform a due callback.
+	 * Perform a due callback; a refused one makes the job dead at once, a host that
+	 * cannot be resolved is retried.
 	 * @param callback the callback
 	 */
 	@DelayedJobListener(topics = "${delayqueue.http-callback.topic:http-callback}")
 	public void call(HttpCallback callback) {
 		try {
-			this.validator.checkAllowed(callback);
+			this.validator.checkBeforeCall(callback);
 		}
 		catch (InvalidJobException ex) {
 			throw new NonRetryableJobException(ex.getMessage(), ex);

@@ -1,6 +1,7 @@
 package io.github.delayqueue.actuate;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -11,12 +12,21 @@ import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.cumulative.CumulativeTimer;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.core.instrument.distribution.pause.PauseDetector;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsProperties;
+import org.springframework.boot.micrometer.metrics.autoconfigure.PropertiesMeterFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -162,6 +172,65 @@ class DelayQueueMetricsTests {
 		assertThat(count("delayqueue.jobs.sent", "early")).isZero();
 	}
 
+	@Test
+	void timersPublishHistogramsThatReachPastThirtySeconds() {
+		MeterRegistry registry = new HistogramRegistry();
+		this.metrics = bind(registry);
+		// After an outage jobs start minutes late; a default histogram ends at 30 s.
+		this.metrics.jobStarted("orders", Duration.ofMinutes(2));
+		this.metrics.jobCompleted("orders", Duration.ofSeconds(45));
+		this.metrics.jobFailed("orders", Duration.ofMillis(20), new IllegalStateException("boom"));
+
+		CountAtBucket[] lateness = buckets(registry, "delayqueue.job.lateness", "topic", "orders");
+		assertThat(lateness).isNotEmpty();
+		assertThat(lateness[0].bucket(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(1);
+		assertThat(lateness[lateness.length - 1].bucket(TimeUnit.SECONDS)).isBetween(30.0, 3600.0);
+		assertThat(firstBucketCounting(lateness, 1)).isBetween(120.0, 300.0);
+		CountAtBucket[] success = buckets(registry, "delayqueue.job.duration", "outcome", "success");
+		assertThat(success[success.length - 1].bucket(TimeUnit.SECONDS)).isBetween(30.0, 1800.0);
+		assertThat(firstBucketCounting(success, 1)).isBetween(45.0, 90.0);
+		assertThat(buckets(registry, "delayqueue.job.duration", "outcome", "failure")).isNotEmpty();
+	}
+
+	@Test
+	void distributionPropertiesStillOverrideTheHistograms() {
+		MetricsProperties properties = new MetricsProperties();
+		properties.getDistribution().getPercentilesHistogram().put("delayqueue.job.duration", false);
+		properties.getDistribution().getMaximumExpectedValue().put("delayqueue.job.lateness", "10s");
+		MeterRegistry registry = new HistogramRegistry();
+		registry.config().meterFilter(new PropertiesMeterFilter(properties));
+		this.metrics = bind(registry);
+		this.metrics.jobStarted("orders", Duration.ofSeconds(1));
+		this.metrics.jobCompleted("orders", Duration.ofSeconds(1));
+
+		CountAtBucket[] lateness = buckets(registry, "delayqueue.job.lateness", "topic", "orders");
+		assertThat(lateness).isNotEmpty();
+		assertThat(lateness[lateness.length - 1].bucket(TimeUnit.SECONDS)).isLessThanOrEqualTo(10.0);
+		assertThat(buckets(registry, "delayqueue.job.duration", "outcome", "success")).isEmpty();
+	}
+
+	private DelayQueueMetrics bind(MeterRegistry registry) {
+		DelayQueueMetrics metrics = new DelayQueueMetrics(this.fixture.store(), Duration.ofSeconds(5),
+				Duration.ofMinutes(10));
+		metrics.bindTo(registry);
+		return metrics;
+	}
+
+	private static CountAtBucket[] buckets(MeterRegistry registry, String name, String tag, String value) {
+		Timer timer = registry.find(name).tag(tag, value).timer();
+		assertThat(timer).isNotNull();
+		return timer.takeSnapshot().histogramCounts();
+	}
+
+	// Buckets count cumulatively ("less or equal"), as Prometheus exposes them.
+	private static double firstBucketCounting(CountAtBucket[] buckets, double count) {
+		return Arrays.stream(buckets)
+			.filter((bucket) -> bucket.count() >= count)
+			.mapToDouble((bucket) -> bucket.bucket(TimeUnit.SECONDS))
+			.findFirst()
+			.orElseThrow();
+	}
+
 	private DelayQueueMetrics bind(Duration statsTimeToLive) {
 		DelayQueueMetrics metrics = new DelayQueueMetrics(this.fixture.store(), statsTimeToLive,
 				Duration.ofMinutes(10));
@@ -182,6 +251,20 @@ class DelayQueueMetricsTests {
 	private double size(String topic, String state) {
 		Gauge gauge = this.registry.get("delayqueue.queue.size").tags("topic", topic, "state", state).gauge();
 		return gauge.value();
+	}
+
+	/**
+	 * A {@link SimpleMeterRegistry} whose timers, like those of Prometheus's registry,
+	 * publish percentile histograms as buckets (the simple registry alone keeps them for
+	 * service-level objectives only).
+	 */
+	static final class HistogramRegistry extends SimpleMeterRegistry {
+
+		@Override
+		protected Timer newTimer(Meter.Id id, DistributionStatisticConfig config, PauseDetector pauseDetector) {
+			return new CumulativeTimer(id, this.clock, config, pauseDetector, getBaseTimeUnit(), true);
+		}
+
 	}
 
 	private long scriptCalls() {

@@ -19,6 +19,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.RestClient;
@@ -29,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * When {@link DelayQueueHttpCallbackAutoConfiguration} applies and what it registers.
  */
-@ExtendWith(RedisExtension.class)
+@ExtendWith({ RedisExtension.class, OutputCaptureExtension.class })
 class DelayQueueHttpCallbackAutoConfigurationTests {
 
 	private ApplicationContextRunner contextRunner;
@@ -64,6 +66,31 @@ class DelayQueueHttpCallbackAutoConfigurationTests {
 			assertThat(context.getBean(DelayedJobListenerEndpointRegistry.class).isRunning()).isTrue();
 			assertThat(context.getBean(DelayQueueOperations.class).topics()).contains("http-callback");
 		});
+	}
+
+	@Test
+	void warnsAtStartUpThatAnEmptyAllowListRefusesEveryCallback(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("delayqueue.http-callback.enabled=true").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).contains("delayqueue.http-callback.enabled is true but "
+					+ "delayqueue.http-callback.allowed-hosts is empty, so every HTTP callback is refused. "
+					+ "List the hosts callbacks may call");
+			assertThatExceptionOfType(InvalidJobException.class)
+				.isThrownBy(() -> context.getBean(DelayQueueOperations.class)
+					.send("http-callback", HttpCallback.get("https://partner.example/").build()))
+				.withMessageContaining("delayqueue.http-callback.allowed-hosts is empty");
+		});
+	}
+
+	@Test
+	void doesNotWarnWhenHostsAreAllowed(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("delayqueue.http-callback.enabled=true",
+					"delayqueue.http-callback.allowed-hosts=partner.example,10.0.0.0/8")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).doesNotContain("allowed-hosts is empty");
+			});
 	}
 
 	@Test

@@ -222,6 +222,83 @@ class HttpCallbackListenerIntegrationTests {
 		});
 	}
 
+	@Test
+	void refusesEveryCallbackWhenNoHostIsAllowed() {
+		String id = sendUnchecked(HttpCallback.get(this.http.url("/closed")).build());
+		new ApplicationContextRunner().withConfiguration(autoConfigurations())
+			.withPropertyValues(commonProperties())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				assertThatExceptionOfType(InvalidJobException.class)
+					.isThrownBy(() -> queue.send(TOPIC, HttpCallback.get(this.http.url("/closed")).build()))
+					.withMessage("HTTP callback host '127.0.0.1' of GET " + this.http.url("/closed")
+							+ " is refused: delayqueue.http-callback.allowed-hosts is empty, so callbacks may call "
+							+ "no host; list the hosts they may call");
+
+				JobInfo dead = awaitDead(queue, id);
+				assertThat(dead.attempts()).isEqualTo(1);
+				assertThat(dead.lastError()).contains("delayqueue.http-callback.allowed-hosts is empty");
+				assertThat(this.http.requests("/closed")).isEmpty();
+			});
+	}
+
+	@Test
+	void refusesMetadataAndPrivateAddressesWhenSent() {
+		run((context) -> {
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			for (String url : List.of("http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/",
+					"http://[::1]:" + this.http.port() + "/")) {
+				assertThatExceptionOfType(InvalidJobException.class).as(url)
+					.isThrownBy(() -> queue.send(TOPIC, HttpCallback.get(url).build()))
+					.withMessageContaining("is not in delayqueue.http-callback.allowed-hosts (a non-public address");
+			}
+			assertThat(queue.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
+		});
+	}
+
+	@Test
+	void refusesANameThatResolvesToLoopbackWhenSentEvenIfTheNameIsListed() {
+		contextRunner("localhost").run((context) -> {
+			assertThat(context).hasNotFailed();
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+
+			assertThatExceptionOfType(InvalidJobException.class)
+				.isThrownBy(() -> queue.send(TOPIC, HttpCallback.get(this.http.url("localhost", "/x")).build()))
+				.withMessageContaining("HTTP callback host 'localhost' of GET " + this.http.url("localhost", "/x")
+						+ " is refused: it resolves to ")
+				.withMessageContaining("a non-public address (loopback)")
+				.withMessageContaining("delayqueue.http-callback.allowed-hosts");
+			assertThat(queue.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
+		});
+	}
+
+	@Test
+	void makesAJobDeadWhoseNameResolvesToLoopbackWhenItIsDue() {
+		// Sent without the allow-list, as by an instance configured differently.
+		String id = sendUnchecked(HttpCallback.get(this.http.url("localhost", "/internal")).build());
+		contextRunner("localhost").run((context) -> {
+			assertThat(context).hasNotFailed();
+			JobInfo dead = awaitDead(context.getBean(DelayQueueOperations.class), id);
+			assertThat(dead.attempts()).isEqualTo(1);
+			assertThat(dead.lastError()).contains("NonRetryableJobException: HTTP callback host 'localhost'")
+				.contains("a non-public address (loopback)");
+			assertThat(this.http.requests("/internal")).isEmpty();
+		});
+	}
+
+	@Test
+	void callsALoopbackNameWhoseAddressesAreListedToo() {
+		contextRunner("localhost", "127.0.0.0/8", "::1").run((context) -> {
+			assertThat(context).hasNotFailed();
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			String id = queue.send(TOPIC, HttpCallback.get(this.http.url("localhost", "/local")).build());
+
+			await().atMost(WAIT).until(() -> queue.find(TOPIC, id).isEmpty());
+			assertThat(this.http.requests("/local")).hasSize(1);
+		});
+	}
+
 	private void run(ContextConsumer<AssertableApplicationContext> test) {
 		contextRunner().run((context) -> {
 			assertThat(context).hasNotFailed();
@@ -229,17 +306,31 @@ class HttpCallbackListenerIntegrationTests {
 		});
 	}
 
+	// The test server listens on 127.0.0.1, a loopback address: it must be allowed
+	// explicitly.
 	private ApplicationContextRunner contextRunner() {
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-					DelayQueueAutoConfiguration.class, DelayQueueSchedulerAutoConfiguration.class,
-					DelayQueueListenerAutoConfiguration.class, DelayQueueHttpCallbackAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.host=" + this.redis.host(),
-					"spring.data.redis.port=" + this.redis.port(), "delayqueue.http-callback.enabled=true",
-					"delayqueue.http-callback.allowed-hosts=127.0.0.1", "delayqueue.scheduler.max-sleep=200ms",
-					"delayqueue.listener.shutdown-timeout=1s", "delayqueue.topics.http-callback.retry.max-attempts=3",
-					"delayqueue.topics.http-callback.retry.backoff.delay=100ms",
-					"delayqueue.topics.http-callback.retry.backoff.jitter=0ms");
+		return contextRunner("127.0.0.1");
+	}
+
+	private ApplicationContextRunner contextRunner(String... allowedHosts) {
+		return new ApplicationContextRunner().withConfiguration(autoConfigurations())
+			.withPropertyValues(commonProperties())
+			.withPropertyValues("delayqueue.http-callback.allowed-hosts=" + String.join(",", allowedHosts));
+	}
+
+	private static AutoConfigurations autoConfigurations() {
+		return AutoConfigurations.of(DataRedisAutoConfiguration.class, DelayQueueAutoConfiguration.class,
+				DelayQueueSchedulerAutoConfiguration.class, DelayQueueListenerAutoConfiguration.class,
+				DelayQueueHttpCallbackAutoConfiguration.class);
+	}
+
+	private String[] commonProperties() {
+		return new String[] { "spring.data.redis.host=" + this.redis.host(),
+				"spring.data.redis.port=" + this.redis.port(), "delayqueue.http-callback.enabled=true",
+				"delayqueue.scheduler.max-sleep=200ms", "delayqueue.listener.shutdown-timeout=1s",
+				"delayqueue.topics.http-callback.retry.max-attempts=3",
+				"delayqueue.topics.http-callback.retry.backoff.delay=100ms",
+				"delayqueue.topics.http-callback.retry.backoff.jitter=0ms" };
 	}
 
 	private String sendUnchecked(Object payload) {

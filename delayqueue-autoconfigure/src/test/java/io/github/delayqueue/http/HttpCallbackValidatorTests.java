@@ -1,7 +1,11 @@
 package io.github.delayqueue.http;
 
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.InvalidJobException;
@@ -24,8 +28,13 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 @ExtendWith(RedisExtension.class)
 class HttpCallbackValidatorTests {
 
+	// What the names of these tests resolve to: no test depends on the machine's DNS.
+	private static final Map<String, String> DNS = Map.of("partner.example", "93.184.216.34", "eu.hooks.example",
+			"93.184.216.35", "metadata.hooks.example", "169.254.169.254", "intranet.hooks.example", "10.20.30.40",
+			"v6.hooks.example", "fd12:3456::1", "internal.example", "10.1.2.3");
+
 	private final HttpCallbackValidator validator = new HttpCallbackValidator("http-callback",
-			List.of("partner.example", "*.hooks.example", "10.0.0.7", "[::1]"));
+			List.of("partner.example", "*.hooks.example", "10.0.0.7", "[::1]"), HttpCallbackValidatorTests::resolve);
 
 	@Test
 	void allowsListedHostsInAnyCaseAndSubdomainsOfAWildcard() {
@@ -56,11 +65,122 @@ class HttpCallbackValidatorTests {
 	}
 
 	@Test
-	void allowsEveryHostWhenTheListIsEmpty() {
-		HttpCallbackValidator open = new HttpCallbackValidator("http-callback", List.of());
+	void refusesEveryHostWhenTheListIsEmptyNamingTheProperty() {
+		HttpCallbackValidator closed = new HttpCallbackValidator("http-callback", List.of());
+
+		assertThat(closed.allowsNoHost()).isTrue();
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> closed.validate("http-callback", HttpCallback.get("https://partner.example/").build()))
+			.withMessage("HTTP callback host 'partner.example' of GET https://partner.example/ is refused: "
+					+ "delayqueue.http-callback.allowed-hosts is empty, so callbacks may call no host; "
+					+ "list the hosts they may call");
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> closed.checkBeforeCall(HttpCallback.get("http://127.0.0.1:8080/").build()))
+			.withMessageContaining("delayqueue.http-callback.allowed-hosts is empty");
+	}
+
+	@Test
+	void refusesLoopbackMetadataAndPrivateAddressesThatAreNotListedSayingWhatTheyAre() {
+		Map<String, String> refused = Map.of("http://127.0.0.1:8080/", "loopback", "http://169.254.169.254/latest/",
+				"link-local", "http://10.0.0.8/", "private", "http://172.16.0.1/", "private", "http://192.168.1.1/",
+				"private", "http://100.64.0.1/", "shared (carrier-grade NAT)", "http://0.0.0.0/", "unspecified",
+				"http://[fd00::1]/", "unique-local", "http://[fe80::1]/", "link-local", "http://224.0.0.1/",
+				"multicast");
+		refused.forEach((url, kind) -> assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.validator.checkAllowed(HttpCallback.get(url).build()))
+			.withMessageEndingWith(
+					" is not in delayqueue.http-callback.allowed-hosts (a non-public address: " + kind + ")"));
+	}
+
+	@Test
+	void refusesANameThatResolvesToANonPublicAddressWhateverTheName() {
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.validator.checkAllowed(HttpCallback.get("http://metadata.hooks.example/").build()))
+			.withMessage("HTTP callback host 'metadata.hooks.example' of GET http://metadata.hooks.example/ is "
+					+ "refused: it resolves to 169.254.169.254, a non-public address (link-local); list that address, "
+					+ "or a CIDR range containing it, in delayqueue.http-callback.allowed-hosts to allow it");
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.validator.checkAllowed(HttpCallback.get("http://intranet.hooks.example/").build()))
+			.withMessageContaining("it resolves to 10.20.30.40, a non-public address (private)");
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.validator.checkBeforeCall(HttpCallback.get("http://v6.hooks.example/").build()))
+			.withMessageContaining("a non-public address (unique-local)");
+	}
+
+	@Test
+	void refusesANameWhenAnyOfItsAddressesIsNonPublic() {
+		HttpCallbackValidator validator = new HttpCallbackValidator("http-callback", List.of("partner.example"),
+				(host) -> new InetAddress[] { InetAddress.getByName("93.184.216.34"),
+						InetAddress.getByName("127.0.0.1") });
+
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> validator.checkAllowed(HttpCallback.get("https://partner.example/").build()))
+			.withMessageContaining("it resolves to 127.0.0.1, a non-public address (loopback)");
+	}
+
+	@Test
+	void refusesIpv4AddressesHiddenInsideIpv6Ones() throws Exception {
+		for (String address : List.of("::ffff:7f00:1", "::7f00:1", "64:ff9b::a9fe:a9fe", "2002:a00:1::1")) {
+			byte[] bytes = InetAddress.getByName(address).getAddress();
+			// Inet6Address keeps an IPv4-mapped address in its IPv6 form, as DNS may
+			// hand it over.
+			InetAddress ipv6 = Inet6Address.getByAddress(null, (bytes.length == 16) ? bytes : mapped(bytes), -1);
+			HttpCallbackValidator validator = new HttpCallbackValidator("http-callback", List.of("partner.example"),
+					(host) -> new InetAddress[] { ipv6 });
+
+			assertThatExceptionOfType(InvalidJobException.class).as(address)
+				.isThrownBy(() -> validator.checkAllowed(HttpCallback.get("https://partner.example/").build()))
+				.withMessageContaining("inside an IPv6 address)");
+		}
+	}
+
+	@Test
+	void allowsNamesThatResolveToPublicAddresses() {
+		assertThatNoException()
+			.isThrownBy(() -> this.validator.checkAllowed(HttpCallback.get("https://partner.example/").build()));
+		assertThatNoException()
+			.isThrownBy(() -> this.validator.checkBeforeCall(HttpCallback.get("https://eu.hooks.example/").build()));
+	}
+
+	@Test
+	void allowsNonPublicAddressesListedAsAnAddressOrARange() {
+		HttpCallbackValidator validator = new HttpCallbackValidator("http-callback",
+				List.of("internal.example", "10.0.0.0/8", "127.0.0.1", "fd00::/8"),
+				HttpCallbackValidatorTests::resolve);
 
 		assertThatNoException()
-			.isThrownBy(() -> open.validate("http-callback", HttpCallback.get("https://anything.example/").build()));
+			.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("http://internal.example/").build()));
+		assertThatNoException()
+			.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("http://10.200.0.1:8080/").build()));
+		assertThatNoException()
+			.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("http://127.0.0.1:8080/").build()));
+		assertThatNoException()
+			.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("http://[fd00::5]/").build()));
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("http://127.0.0.2/").build()))
+			.withMessageContaining("is not in delayqueue.http-callback.allowed-hosts (a non-public address: loopback)");
+	}
+
+	@Test
+	void aRangeAllowsAddressesButNoNames() {
+		HttpCallbackValidator validator = new HttpCallbackValidator("http-callback", List.of("10.0.0.0/8"),
+				HttpCallbackValidatorTests::resolve);
+
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> validator.checkAllowed(HttpCallback.get("http://internal.example/").build()))
+			.withMessageContaining("is not in delayqueue.http-callback.allowed-hosts");
+	}
+
+	@Test
+	void passesAnUnresolvableNameWhenSentButRetriesItBeforeTheCall() {
+		HttpCallback callback = HttpCallback.post("https://unknown.hooks.example/x?token=secret").body("x").build();
+
+		assertThatNoException().isThrownBy(() -> this.validator.checkAllowed(callback));
+		assertThatExceptionOfType(HttpCallbackException.class)
+			.isThrownBy(() -> this.validator.checkBeforeCall(callback))
+			.withMessage("POST https://unknown.hooks.example/x?... failed: host 'unknown.hooks.example' cannot be "
+					+ "resolved")
+			.satisfies((ex) -> assertThat(ex.getStatusCode()).isZero());
 	}
 
 	@Test
@@ -80,6 +200,12 @@ class HttpCallbackValidatorTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new HttpCallbackValidator("http-callback", List.of("partner.example:8443")));
 		assertThatIllegalArgumentException().isThrownBy(() -> new HttpCallbackValidator("http-callback", List.of("*")));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new HttpCallbackValidator("http-callback", List.of("10.0.0.0/33")))
+			.withMessageContaining("entry '10.0.0.0/33'")
+			.withMessageContaining("'33' is not a prefix length from 0 to 32");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new HttpCallbackValidator("http-callback", List.of("fd00::/x")));
 	}
 
 	@Test
@@ -94,10 +220,32 @@ class HttpCallbackValidatorTests {
 				.withMessageContaining("'evil.example'");
 			assertThat(template.stats("http-callback")).isEqualTo(new TopicStats("http-callback", 0, 0, 0, 0));
 
+			assertThatExceptionOfType(InvalidJobException.class)
+				.isThrownBy(() -> template.send("http-callback",
+						HttpCallback.get("https://metadata.hooks.example/").build(), Duration.ofMinutes(5)))
+				.withMessageContaining("non-public address (link-local)");
+			assertThat(template.stats("http-callback")).isEqualTo(new TopicStats("http-callback", 0, 0, 0, 0));
+
 			String id = template.send("http-callback", HttpCallback.get("https://partner.example/").build(),
 					Duration.ofMinutes(5));
 			assertThat(template.find("http-callback", id)).isPresent();
 		}
+	}
+
+	private static InetAddress[] resolve(String host) throws UnknownHostException {
+		String address = DNS.get(host);
+		if (address == null) {
+			throw new UnknownHostException(host);
+		}
+		return new InetAddress[] { InetAddress.getByName(address) };
+	}
+
+	private static byte[] mapped(byte[] ipv4) {
+		byte[] bytes = new byte[16];
+		bytes[10] = (byte) 0xff;
+		bytes[11] = (byte) 0xff;
+		System.arraycopy(ipv4, 0, bytes, 12, 4);
+		return bytes;
 	}
 
 }
