@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -57,7 +58,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	private final JsonMapper jsonMapper;
 
-	private final Set<String> registeredTopics = ConcurrentHashMap.newKeySet();
+	/**
+	 * How long a topic counts as registered before a send adds it to the topic set again:
+	 * a topic that stayed empty and listener-less for its retention leaves the set, and a
+	 * later send must bring it back without paying a call on every send.
+	 */
+	private static final long REGISTRATION_LIFETIME_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+	private final Map<String, Long> topicRegisteredAt = new ConcurrentHashMap<>();
 
 	private long maxPayloadBytes = 1024 * 1024;
 
@@ -280,9 +288,11 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	}
 
 	private void registerTopic(String topic) {
-		if (!this.registeredTopics.contains(topic)) {
+		long now = System.nanoTime();
+		Long registeredAt = this.topicRegisteredAt.get(topic);
+		if (registeredAt == null || now - registeredAt > REGISTRATION_LIFETIME_NANOS) {
 			this.store.registerTopic(topic);
-			this.registeredTopics.add(topic);
+			this.topicRegisteredAt.put(topic, now);
 		}
 	}
 

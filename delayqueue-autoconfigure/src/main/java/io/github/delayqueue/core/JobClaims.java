@@ -120,10 +120,10 @@ public final class JobClaims {
 				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt, k.ghosts()),
 				(movedId != null) ? movedId : "", String.valueOf(count), String.valueOf(ttr.toMillis()),
 				Long.toString(this.claimCalls.incrementAndGet(), 36));
-		long now = JobStore.asLong(reply.get(0));
+		long now = ScriptRunner.asLong(reply.get(0));
 		List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 1) / 3);
 		for (int i = 1; i + 2 < reply.size(); i += 3) {
-			jobs.add(new ClaimedJob(topic, (String) reply.get(i), (int) JobStore.asLong(reply.get(i + 1)),
+			jobs.add(new ClaimedJob(topic, (String) reply.get(i), (int) ScriptRunner.asLong(reply.get(i + 1)),
 					(String) reply.get(i + 2)));
 		}
 		return new Claim(now, jobs);
@@ -156,7 +156,7 @@ public final class JobClaims {
 				List.of(k.running(), k.jobs(), k.attempts(), k.errors()), args);
 		boolean[] acknowledged = new boolean[jobs.size()];
 		for (int j = 0; j < acknowledged.length; j++) {
-			acknowledged[j] = JobStore.asLong(reply.get(j)) == 1;
+			acknowledged[j] = ScriptRunner.asLong(reply.get(j)) == 1;
 		}
 		return acknowledged;
 	}
@@ -174,7 +174,7 @@ public final class JobClaims {
 				List.of(k.running(), k.delayed(), k.ready(), k.jobs(), k.attempts(), k.errors()), job.id(),
 				String.valueOf(job.attempt()), String.valueOf(delay.toMillis()), error, this.keys.wakeChannel(),
 				job.topic());
-		return (JobStore.asLong(reply.get(0)) == 1) ? JobStore.asLong(reply.get(1)) : -1;
+		return (ScriptRunner.asLong(reply.get(0)) == 1) ? ScriptRunner.asLong(reply.get(1)) : -1;
 	}
 
 	/**
@@ -185,7 +185,7 @@ public final class JobClaims {
 	 */
 	public boolean bury(ClaimedJob job, String error) {
 		TopicKeys k = this.keys.topic(job.topic());
-		return JobStore.asLong(
+		return ScriptRunner.asLong(
 				this.scripts
 					.run(DelayQueueScript.BURY, List.of(k.running(), k.dead(), k.attempts(), k.errors()), job.id(),
 							String.valueOf(job.attempt()), error)
@@ -200,7 +200,7 @@ public final class JobClaims {
 	 */
 	public boolean release(ClaimedJob job) {
 		TopicKeys k = this.keys.topic(job.topic());
-		return JobStore.asLong(
+		return ScriptRunner.asLong(
 				this.scripts
 					.run(DelayQueueScript.RELEASE, List.of(k.running(), k.ready(), k.attempts()), job.id(),
 							String.valueOf(job.attempt()))
@@ -222,7 +222,7 @@ public final class JobClaims {
 		// call short.
 		for (int from = 0; from < ids.size(); from += MAX_ACK_BATCH) {
 			List<String> slice = ids.subList(from, Math.min(from + MAX_ACK_BATCH, ids.size()));
-			requeued += JobStore.asLong(this.scripts
+			requeued += ScriptRunner.asLong(this.scripts
 				.run(DelayQueueScript.REQUEUE_ORPHANS, List.of(k.claiming(), k.ready()), slice.toArray(String[]::new))
 				.get(0));
 		}

@@ -108,7 +108,7 @@ public final class JobStore {
 	private static EnqueueOutcome outcome(List<Object> reply) {
 		List<String> duplicates = (reply.size() == 1) ? List.of()
 				: reply.subList(1, reply.size()).stream().map(String::valueOf).toList();
-		return new EnqueueOutcome(duplicates, asLong(reply.get(0)));
+		return new EnqueueOutcome(duplicates, ScriptRunner.asLong(reply.get(0)));
 	}
 
 	/**
@@ -135,7 +135,7 @@ public final class JobStore {
 	 */
 	public boolean cancel(String topic, String id) {
 		TopicKeys k = this.keys.topic(topic);
-		return asLong(this.scripts
+		return ScriptRunner.asLong(this.scripts
 			.run(DelayQueueScript.CANCEL,
 					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(), k.ghosts()), id)
 			.get(0)) == 1;
@@ -153,7 +153,7 @@ public final class JobStore {
 		List<Object> reply = this.scripts.run(DelayQueueScript.RESCHEDULE,
 				List.of(k.jobs(), k.delayed(), k.ready(), k.running(), k.dead(), k.ghosts()), id,
 				String.valueOf(delay.toMillis()), this.keys.wakeChannel(), topic);
-		return (asLong(reply.get(0)) == 1) ? asLong(reply.get(1)) : -1;
+		return (ScriptRunner.asLong(reply.get(0)) == 1) ? ScriptRunner.asLong(reply.get(1)) : -1;
 	}
 
 	/**
@@ -170,7 +170,7 @@ public final class JobStore {
 			return Optional.empty();
 		}
 		return Optional.of(info(topic, id, (String) reply.get(0), JobState.valueOf((String) reply.get(1)),
-				(int) asLong(reply.get(2)), (String) reply.get(3)));
+				(int) ScriptRunner.asLong(reply.get(2)), (String) reply.get(3)));
 	}
 
 	/**
@@ -182,8 +182,8 @@ public final class JobStore {
 		TopicKeys k = this.keys.topic(topic);
 		List<Object> reply = this.scripts.run(DelayQueueScript.COUNT_STATES,
 				List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead(), k.ghosts()));
-		return new TopicStats(topic, asLong(reply.get(0)), asLong(reply.get(1)), asLong(reply.get(2)),
-				asLong(reply.get(3)));
+		return new TopicStats(topic, ScriptRunner.asLong(reply.get(0)), ScriptRunner.asLong(reply.get(1)),
+				ScriptRunner.asLong(reply.get(2)), ScriptRunner.asLong(reply.get(3)));
 	}
 
 	/**
@@ -207,7 +207,7 @@ public final class JobStore {
 					String.valueOf(wanted));
 			for (int i = 0; i + 3 < reply.size(); i += 4) {
 				jobs.add(info(topic, (String) reply.get(i), (String) reply.get(i + 1), JobState.DEAD,
-						(int) asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
+						(int) ScriptRunner.asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
 			}
 			int read = reply.size() / 4;
 			if (read < wanted) {
@@ -230,12 +230,12 @@ public final class JobStore {
 		List<String> scriptKeys = List.of(k.dead(), k.ready(), k.jobs(), k.attempts());
 		String batch = String.valueOf(MANAGEMENT_BATCH);
 		if (id != null) {
-			return asLong(this.scripts.run(DelayQueueScript.REQUEUE_DEAD, scriptKeys, id, batch).get(0));
+			return ScriptRunner.asLong(this.scripts.run(DelayQueueScript.REQUEUE_DEAD, scriptKeys, id, batch).get(0));
 		}
 		long total = 0;
 		long moved;
 		do {
-			moved = asLong(this.scripts.run(DelayQueueScript.REQUEUE_DEAD, scriptKeys, "", batch).get(0));
+			moved = ScriptRunner.asLong(this.scripts.run(DelayQueueScript.REQUEUE_DEAD, scriptKeys, "", batch).get(0));
 			total += moved;
 		}
 		while (moved == MANAGEMENT_BATCH);
@@ -255,7 +255,7 @@ public final class JobStore {
 		long total = 0;
 		long purged;
 		do {
-			purged = asLong(
+			purged = ScriptRunner.asLong(
 					this.scripts.run(DelayQueueScript.PURGE_DEAD, scriptKeys, cutoff, String.valueOf(MANAGEMENT_BATCH))
 						.get(0));
 			total += purged;
@@ -272,7 +272,7 @@ public final class JobStore {
 	 */
 	public boolean purgeDeadJob(String topic, String id) {
 		TopicKeys k = this.keys.topic(topic);
-		return asLong(this.scripts
+		return ScriptRunner.asLong(this.scripts
 			.run(DelayQueueScript.PURGE_DEAD, List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), "+inf", "1", id)
 			.get(0)) == 1;
 	}
@@ -296,13 +296,6 @@ public final class JobStore {
 
 	private static byte[] bytes(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
-	}
-
-	static long asLong(Object value) {
-		if (value instanceof Number number) {
-			return number.longValue();
-		}
-		return Long.parseLong(String.valueOf(value));
 	}
 
 	private record EnqueueTarget(byte[][] keys, byte[] topic) {

@@ -73,6 +73,17 @@ public final class ScriptRunner {
 	}
 
 	/**
+	 * Read a number from a script's reply, which Redis returns as an integer or, from
+	 * {@code tostring}, as text.
+	 * @param value one element of a reply
+	 * @return the number
+	 * @throws NumberFormatException if the element is not a number
+	 */
+	public static long asLong(@Nullable Object value) {
+		return (value instanceof Number number) ? number.longValue() : Long.parseLong(String.valueOf(value));
+	}
+
+	/**
 	 * Add a member to a set, within the command timeout like the scripts.
 	 * @param key the set
 	 * @param member the member

@@ -6,14 +6,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import io.lettuce.core.AbstractRedisAsyncCommands;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
@@ -261,11 +260,10 @@ final class SharedConnectionScripts {
 
 	private static StatefulConnection<byte[], byte[]> statefulConnection(
 			RedisClusterAsyncCommands<byte[], byte[]> commands) {
-		if (commands instanceof RedisAsyncCommands<byte[], byte[]> standalone) {
-			return standalone.getStatefulConnection();
-		}
-		if (commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
-			return cluster.getStatefulConnection();
+		// Lettuce deprecated getStatefulConnection() on its command interfaces; the
+		// implementations behind them all extend AbstractRedisAsyncCommands.
+		if (commands instanceof AbstractRedisAsyncCommands<byte[], byte[]> async) {
+			return async.getConnection();
 		}
 		throw new IllegalStateException("Unexpected Lettuce commands " + commands.getClass().getName());
 	}

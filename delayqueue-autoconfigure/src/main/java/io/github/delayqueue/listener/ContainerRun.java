@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.delayqueue.core.ReconnectBackoff;
 import io.github.delayqueue.core.JobClaims.Claim;
 import io.github.delayqueue.core.JobClaims.ClaimedJob;
 import org.apache.commons.logging.Log;

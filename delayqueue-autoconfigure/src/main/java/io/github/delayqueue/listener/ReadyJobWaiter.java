@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
+import io.github.delayqueue.core.ReconnectBackoff;
 import io.github.delayqueue.core.JobClaims;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

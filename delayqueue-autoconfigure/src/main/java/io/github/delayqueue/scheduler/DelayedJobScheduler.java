@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
+import io.github.delayqueue.core.ReconnectBackoff;
 import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DueTimeListener;
 import io.github.delayqueue.core.JobEventListener;
@@ -363,7 +364,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 				else if (logger.isDebugEnabled()) {
 					logger.debug("Delay queue scheduler still cannot reach Redis (" + failures + " tries)", ex);
 				}
-				this.wakeUps.pause(Math.min(this.maxSleepNanos, ReconnectBackoff.nanosAfter(failures)));
+				this.wakeUps.pause(Math.min(this.maxSleepNanos, ReconnectBackoff.delay(failures).toNanos()));
 			}
 		}
 	}

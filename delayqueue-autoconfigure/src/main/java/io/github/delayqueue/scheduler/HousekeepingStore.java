@@ -32,8 +32,9 @@ final class HousekeepingStore {
 		List<Object> reply = this.scripts.run(DelayQueueScript.SWEEP,
 				List.of(k.delayed(), k.ready(), k.running(), k.dead(), k.jobs(), k.attempts(), k.errors()),
 				String.valueOf(batchSize), String.valueOf(maxAttempts));
-		return new TopicSweep(asInt(reply.get(0)), asLong(reply.get(1)), asInt(reply.get(2)), asInt(reply.get(3)),
-				asInt(reply.get(4)), asLong(reply.get(5)), asLong(reply.get(6)), asInt(reply.get(7)));
+		return new TopicSweep(asInt(reply.get(0)), ScriptRunner.asLong(reply.get(1)), asInt(reply.get(2)),
+				asInt(reply.get(3)), asInt(reply.get(4)), ScriptRunner.asLong(reply.get(5)),
+				ScriptRunner.asLong(reply.get(6)), asInt(reply.get(7)));
 	}
 
 	List<String> claiming(String topic) {
@@ -46,7 +47,7 @@ final class HousekeepingStore {
 			return 0;
 		}
 		TopicKeys k = this.keys.topic(topic);
-		return asLong(this.scripts
+		return ScriptRunner.asLong(this.scripts
 			.run(DelayQueueScript.REQUEUE_ORPHANS, List.of(k.claiming(), k.ready()), ids.toArray(String[]::new))
 			.get(0));
 	}
@@ -62,11 +63,7 @@ final class HousekeepingStore {
 	}
 
 	private static int asInt(Object value) {
-		return (int) asLong(value);
-	}
-
-	private static long asLong(Object value) {
-		return (value instanceof Number number) ? number.longValue() : Long.parseLong(String.valueOf(value));
+		return (int) ScriptRunner.asLong(value);
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.github.delayqueue.scheduler;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.delayqueue.core.ReconnectBackoff;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -158,7 +159,7 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 					// Forget the failed start, or the next one would do nothing.
 					super.stop(NOTHING);
 					logFailure(failures, ex);
-					pause(generation, ReconnectBackoff.nanosAfter(failures));
+					pause(generation, ReconnectBackoff.delay(failures).toNanos());
 				}
 			}
 		}

@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An application starts while Redis is down: its listeners start anyway, say so once, and
- * work as soon as Redis is back.
+ * An application starts while Redis is down: its listeners and scheduler start anyway,
+ * say so once, and work as soon as Redis is back.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisDownAtStartTests {
@@ -31,9 +31,7 @@ class RedisDownAtStartTests {
 			server.stop();
 			DelayQueueContextRunner.create(server)
 				.withUserConfiguration(RecordingListener.class)
-				// The scheduler's own start while Redis is down is its own concern (and
-				// test); a job sent for now needs no scheduler.
-				.withPropertyValues("spring.data.redis.timeout=2s", "delayqueue.scheduler.enabled=false")
+				.withPropertyValues("spring.data.redis.timeout=2s")
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
 					DelayedJobListenerEndpointRegistry registry = context
@@ -42,9 +40,15 @@ class RedisDownAtStartTests {
 					assertThat(registry.getListenerContainer("down-at-start").isRunning()).isTrue();
 					await().atMost(Duration.ofSeconds(10)).until(() -> output.getOut().contains("cannot reach Redis"));
 					server.restart();
-					context.getBean(DelayQueueOperations.class).send("down.at.start", "after the restart");
+					DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+					queue.send("down.at.start", "after the restart");
+					// A delayed job needs the scheduler, which started while Redis was
+					// down too.
+					queue.send("down.at.start", "delayed after the restart", Duration.ofMillis(500));
 					RecordingListener listener = context.getBean(RecordingListener.class);
-					await().atMost(Duration.ofSeconds(30)).until(() -> listener.payloads.contains("after the restart"));
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> listener.payloads
+							.containsAll(List.of("after the restart", "delayed after the restart")));
 					assertThat(output.getOut().split("Listener 'down-at-start' cannot reach Redis", -1)).hasSize(2);
 				});
 		}

@@ -1,15 +1,15 @@
-package io.github.delayqueue.listener;
+package io.github.delayqueue.core;
 
 import java.time.Duration;
 
 /**
- * How long a listener's threads wait before trying Redis again after failures in a row:
- * doubling from 100 ms up to 2 s, quick to notice a restart, gentle while Redis stays
- * away.
+ * How long the starter's background loops (listeners, the scheduler, the wake-up
+ * subscription) wait before trying Redis again after failures in a row: doubling from 100
+ * ms up to 2 s, quick to notice a restart, gentle while Redis stays away.
  *
  * @author delayqueue contributors
  */
-final class ReconnectBackoff {
+public final class ReconnectBackoff {
 
 	private static final long MAX_MILLIS = 2000;
 
@@ -21,7 +21,7 @@ final class ReconnectBackoff {
 	 * @param failures the failures, 1 for the first
 	 * @return the wait
 	 */
-	static Duration delay(int failures) {
+	public static Duration delay(int failures) {
 		return Duration.ofMillis(Math.min(MAX_MILLIS, 50L << Math.min(Math.max(failures, 0), 6)));
 	}
 
