@@ -13,6 +13,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.QueryTimeoutException;
 
 /**
  * Publishes this instance's listeners to the {@link ListenerPresence} hash on a beat,
@@ -108,10 +110,10 @@ public class ListenerPresencePublisher implements SmartLifecycle {
 			}
 		}
 		catch (RuntimeException ex) {
-			// One warning per outage: the beat keeps failing until Redis is back.
+			// One message per outage: the beat keeps failing until Redis is back.
 			if (!this.failing) {
 				this.failing = true;
-				logger.warn("Cannot publish listener presence to " + this.presence.getKey() + "; retrying every "
+				log(ex, "Cannot publish listener presence to " + this.presence.getKey() + "; retrying every "
 						+ this.presence.getRefreshInterval().toSeconds() + "s: " + ex);
 			}
 		}
@@ -144,8 +146,19 @@ public class ListenerPresencePublisher implements SmartLifecycle {
 			this.presence.remove(this.instanceId);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Cannot remove listener presence from " + this.presence.getKey()
+			log(ex, "Cannot remove listener presence from " + this.presence.getKey()
 					+ "; readers will ignore it once it is stale: " + ex);
+		}
+	}
+
+	// Redis being unreachable is already the listener containers' warning; a second one
+	// for the same outage would only add noise.
+	private static void log(RuntimeException ex, String message) {
+		if (ex instanceof DataAccessResourceFailureException || ex instanceof QueryTimeoutException) {
+			logger.info(message);
+		}
+		else {
+			logger.warn(message);
 		}
 	}
 

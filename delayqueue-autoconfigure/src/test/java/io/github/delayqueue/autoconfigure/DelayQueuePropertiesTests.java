@@ -247,10 +247,11 @@ class DelayQueuePropertiesTests {
 					.startsWith("Unknown property 'delayqueue.scheduler.frobnicate'")
 					.endsWith("; delayqueue.scheduler takes enabled, batch-size, max-sleep, idle-max-sleep, "
 							+ "orphan-check-interval"));
-				assertThat(failure.getProblems())
-					.anySatisfy((problem) -> assertThat(problem).startsWith("Unknown property 'delayqueue.frobnicate'")
-						.contains("; delayqueue takes enabled, key-prefix, max-payload-size, scheduler.*, listener.*, "
-								+ "defaults.*, topics.*, http-callback.*"));
+				assertThat(failure.getProblems()).anySatisfy((problem) -> assertThat(problem)
+					.startsWith("Unknown property 'delayqueue.frobnicate'")
+					.contains(
+							"; delayqueue takes enabled, key-prefix, max-payload-size, command-timeout, scheduler.*, listener.*, "
+									+ "defaults.*, topics.*, http-callback.*"));
 				assertThat(failure.getMessage()).contains("(7 problems)");
 			});
 	}
