@@ -1,5 +1,7 @@
 package io.github.delayqueue.autoconfigure;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -22,6 +24,8 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  */
 final class UnknownPropertyCheck {
 
+	private static final Log logger = LogFactory.getLog(UnknownPropertyCheck.class);
+
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("delayqueue");
 
 	private static final ConfigurationPropertyName TOPICS = ConfigurationPropertyName.of("delayqueue.topics");
@@ -41,7 +45,13 @@ final class UnknownPropertyCheck {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
 				boolean dashesSplit = isEnvironmentVariables(source);
 				iterable.filter((name) -> ROOT.isAncestorOf(name) && !TOPICS.isAncestorOf(name)).forEach((name) -> {
-					if (!KNOWN.isKnown(name, ROOT.getNumberOfElements(), dashesSplit)) {
+					if (KNOWN.isKnown(name, ROOT.getNumberOfElements(), dashesSplit)) {
+						return;
+					}
+					if (dashesSplit && closest(name) == null) {
+						ignoreForeignVariable(source, name);
+					}
+					else {
 						problems.unknown(name.toString(), origin(source, name), hint(name));
 					}
 				});
@@ -58,9 +68,25 @@ final class UnknownPropertyCheck {
 		return (property != null) ? property.getOrigin() : null;
 	}
 
+	// The environment is shared with other programs and scripts, some of which may use
+	// the
+	// same prefix for their own variables (DELAYQUEUE_VERSION, say): a variable that
+	// looks
+	// like no property of ours is most likely theirs, so it is named but does not stop
+	// the
+	// application. One that is close to a property is a typo and fails like any other.
+	private static void ignoreForeignVariable(ConfigurationPropertySource source, ConfigurationPropertyName name) {
+		Origin origin = origin(source, name);
+		logger.warn("Ignoring " + ((origin != null) ? origin : name) + ": it maps to '" + name
+				+ "', which is no delay queue property, and is not close to one");
+	}
+
+	private static @Nullable String closest(ConfigurationPropertyName name) {
+		return KNOWN.closest(name.subName(ROOT.getNumberOfElements()).toString());
+	}
+
 	private static String hint(ConfigurationPropertyName name) {
-		String key = name.subName(ROOT.getNumberOfElements()).toString();
-		String closest = KNOWN.closest(key);
+		String closest = closest(name);
 		if (closest != null) {
 			return "did you mean 'delayqueue." + closest + "'?";
 		}

@@ -257,6 +257,18 @@ class DelayQueuePropertiesTests {
 	}
 
 	@Test
+	void namesButIgnoresAnEnvironmentVariableThatIsCloseToNoProperty(CapturedOutput output) {
+		this.runner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(environmentVariables(Map.of("DELAYQUEUE_DEPLOYED_VERSION", "1.2.3"))))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).contains("Ignoring").contains("DELAYQUEUE_DEPLOYED_VERSION");
+			});
+	}
+
+	@Test
 	void failsStartUpOnUnknownKeysFromEnvironmentVariablesYamlAndTheCommandLine() throws IOException {
 		PropertySource<?> yaml = yaml("""
 				delayqueue:
