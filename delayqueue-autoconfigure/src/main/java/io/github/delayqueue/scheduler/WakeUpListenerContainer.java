@@ -31,6 +31,10 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 	private static final Runnable NOTHING = () -> {
 	};
 
+	// Longest a stop waits for a subscription attempt under way to end: a bound, so that
+	// an attempt stuck connecting cannot hold up the application's shutdown.
+	private static final long STOP_WAIT_MILLIS = 2000;
+
 	private final WakeUpSubscriber subscriber;
 
 	private final ThreadPoolTaskExecutor listenerExecutor = new ThreadPoolTaskExecutor();
@@ -99,11 +103,16 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 	 */
 	@Override
 	public void stop(Runnable callback) {
+		Thread subscribing;
 		synchronized (this.monitor) {
 			this.running = false;
 			this.generation++;
 			this.monitor.notifyAll();
+			subscribing = this.subscribing;
 		}
+		// An attempt under way may still complete a subscription after the stop below;
+		// let it see the stop and end first (it undoes what it made), then stop again.
+		awaitEnd(subscribing);
 		super.stop(NOTHING);
 		// Redis confirms the unsubscription on a connection that the client may close
 		// before the confirmation arrives, and the scheduler, still sweeping while the
@@ -194,6 +203,18 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 			}
 		}
 		return false;
+	}
+
+	private static void awaitEnd(@Nullable Thread thread) {
+		if (thread == null || thread == Thread.currentThread()) {
+			return;
+		}
+		try {
+			thread.join(STOP_WAIT_MILLIS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private boolean isCurrent(long generation) {

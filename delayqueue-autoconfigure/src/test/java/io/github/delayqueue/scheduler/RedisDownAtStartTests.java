@@ -27,7 +27,8 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class RedisDownAtStartTests {
 
-	private static final Pattern OUR_WARNINGS = Pattern.compile("WARN\\s+\\S*\\s*io\\.github\\.delayqueue\\.");
+	private static final Pattern SCHEDULER_WARNINGS = Pattern
+		.compile("WARN\\s+\\S*\\s*io\\.github\\.delayqueue\\.scheduler\\.");
 
 	@Test
 	void startsWhileRedisIsDownAndMovesJobsOnTimeOnceItIsBack(CapturedOutput output) {
@@ -84,7 +85,7 @@ class RedisDownAtStartTests {
 	}
 
 	private static long countWarnings(CapturedOutput output) {
-		return OUR_WARNINGS.matcher(output.getAll()).results().count();
+		return SCHEDULER_WARNINGS.matcher(output.getAll()).results().count();
 	}
 
 }

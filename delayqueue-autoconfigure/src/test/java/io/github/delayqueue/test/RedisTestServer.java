@@ -26,7 +26,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * A real Redis server for tests: {@code redis-server} from the PATH when present, else
  * the Redis binary shipped inside the {@code com.github.codemonstur:embedded-redis} jar,
- * on a free port. {@code DELAYQUEUE_TEST_REDIS_SERVER} chooses the binary explicitly:
+ * on a free port. {@code TEST_REDIS_SERVER} chooses the binary explicitly:
  * {@code embedded} for the jar's (Redis 6.2) or the path of a {@code redis-server}, so
  * that CI can run the suite against each Redis version it claims. Setting
  * {@code DELAYQUEUE_TEST_REDIS_URL} (for example {@code redis://localhost:6379}) points
@@ -44,7 +44,7 @@ public final class RedisTestServer implements AutoCloseable {
 	 * Environment variable choosing the {@code redis-server} binary: {@value #EMBEDDED}
 	 * or a path.
 	 */
-	public static final String SERVER_VARIABLE = "DELAYQUEUE_TEST_REDIS_SERVER";
+	public static final String SERVER_VARIABLE = "TEST_REDIS_SERVER";
 
 	/**
 	 * The value of {@link #SERVER_VARIABLE} that selects the embedded-redis jar's binary.
