@@ -29,16 +29,16 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * on a free port. {@code TEST_REDIS_SERVER} chooses the binary explicitly:
  * {@code embedded} for the jar's (Redis 6.2) or the path of a {@code redis-server}, so
  * that CI can run the suite against each Redis version it claims. Setting
- * {@code DELAYQUEUE_TEST_REDIS_URL} (for example {@code redis://localhost:6379}) points
- * tests at an existing server instead; that server is flushed between test classes. The
- * first server a JVM uses is announced on standard output with its version.
+ * {@code TEST_REDIS_URL} (for example {@code redis://localhost:6379}) points tests at an
+ * existing server instead; that server is flushed between test classes. The first server
+ * a JVM uses is announced on standard output with its version.
  */
 public final class RedisTestServer implements AutoCloseable {
 
 	/**
 	 * Environment variable naming an existing server to use instead of starting one.
 	 */
-	public static final String URL_VARIABLE = "DELAYQUEUE_TEST_REDIS_URL";
+	public static final String URL_VARIABLE = "TEST_REDIS_URL";
 
 	/**
 	 * Environment variable choosing the {@code redis-server} binary: {@value #EMBEDDED}

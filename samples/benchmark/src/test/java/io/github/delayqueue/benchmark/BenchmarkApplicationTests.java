@@ -22,7 +22,7 @@ class BenchmarkApplicationTests {
 
 	@Test
 	void runsEveryScenarioOnBothQueuesAndWritesTheTableAndJson() throws Exception {
-		String url = System.getenv("DELAYQUEUE_TEST_REDIS_URL");
+		String url = System.getenv("TEST_REDIS_URL");
 		BenchmarkOptions options = BenchmarkOptions.parse("--quick", "--out", this.output.toString(), "--enqueue",
 				"200", "--batch", "1000", "--burst", "500", "--light", "100", "--light-window-ms", "300", "--memory",
 				"1000", "--growth", "100,1000", "--growth-probe", "200", "--idle-seconds", "1", "--raw", "1000",
