@@ -1,0 +1,168 @@
+package io.github.delayqueue.scheduler;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.delayqueue.core.TopicKeys;
+import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.test.DelayQueueFixture;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.data.redis.core.RedisCallback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The scheduler's timed chores against a real Redis, driven by made-up times: each runs
+ * when its turn has come and not before, whatever the wall clock says.
+ */
+@ExtendWith(RedisExtension.class)
+class PeriodicChoresTests {
+
+	private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+	private static final long MAX_SLEEP = 5 * SECOND;
+
+	private static final long HEARTBEAT = 30 * SECOND;
+
+	private static final long ORPHAN_CHECK = 30 * SECOND;
+
+	// Far from zero, and negative, so that nothing passes only because times start at 0.
+	private static final long START = -1_000_000 * SECOND;
+
+	private DelayQueueFixture fixture;
+
+	private WakeUpChannelHealth health;
+
+	private TopicWakeUps wakeUps;
+
+	private PeriodicChores chores;
+
+	private final AtomicInteger sweepsOfEveryTopic = new AtomicInteger();
+
+	@BeforeEach
+	void setUp(RedisTestServer server) {
+		server.flushAll();
+		this.fixture = new DelayQueueFixture(server);
+		long[] clock = { START };
+		this.health = new WakeUpChannelHealth(MAX_SLEEP, HEARTBEAT, () -> clock[0]);
+		this.wakeUps = new TopicWakeUps(() -> clock[0]);
+		SweepCap cap = new SweepCap(MAX_SLEEP, 60 * SECOND, this.health, () -> clock[0]);
+		this.chores = new PeriodicChores(new HousekeepingStore(this.fixture.scripts(), this.fixture.keys()),
+				this.fixture.store(), (topic) -> TopicPolicy.defaults(), this.health, cap, this.wakeUps, MAX_SLEEP,
+				this.sweepsOfEveryTopic::incrementAndGet);
+		this.chores.setOrphanCheckInterval(ORPHAN_CHECK);
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.fixture.close();
+	}
+
+	@Test
+	void looksForTopicsAtOnceAndAgainOnlyWhenItsTurnComes() {
+		this.chores.setOrphanCheckInterval(1000 * SECOND);
+		this.fixture.store().registerTopic("first");
+		this.chores.start(START);
+		assertThat(this.chores.nextDue()).isEqualTo(START);
+		this.chores.refreshTopicsIfDue(START);
+		assertThat(this.wakeUps.topics()).containsExactly("first");
+		long next = this.chores.nextDue();
+		assertThat(next - START).isPositive();
+		this.fixture.store().registerTopic("second");
+		this.chores.refreshTopicsIfDue(next - 1);
+		assertThat(this.wakeUps.topics()).containsExactly("first");
+		this.chores.refreshTopicsIfDue(next);
+		assertThat(this.wakeUps.topics()).containsExactlyInAnyOrder("first", "second");
+	}
+
+	@Test
+	void looksForTopicsNoLaterThanAsked() {
+		this.chores.start(START);
+		this.chores.refreshTopicsIfDue(START);
+		long next = this.chores.nextDue();
+		this.chores.refreshTopicsNoLaterThan(START + SECOND);
+		assertThat(this.chores.nextDue()).isEqualTo(START + SECOND);
+		this.chores.refreshTopicsNoLaterThan(next + SECOND);
+		assertThat(this.chores.nextDue()).isEqualTo(START + SECOND);
+	}
+
+	@Test
+	void handsBackAnIdLeftInAClaimingListOnlyOnceSeenThereTwoChecksApart() {
+		TopicKeys keys = this.fixture.keys().topic("orders");
+		String id = this.fixture.template().send("orders", "x");
+		// A consumer moved the id to its claiming list and died before claiming it.
+		this.fixture.redis().opsForList().remove(keys.ready(), 1, id);
+		this.fixture.redis().opsForList().leftPush(keys.claiming(), id);
+		this.wakeUps.track("orders", START);
+		this.chores.start(START);
+		this.chores.refreshTopicsIfDue(START);
+		this.chores.requeueOrphansIfDue(START + ORPHAN_CHECK - 1);
+		assertThat(this.fixture.redis().opsForList().range(keys.claiming(), 0, -1)).containsExactly(id);
+		this.chores.requeueOrphansIfDue(START + ORPHAN_CHECK);
+		assertThat(this.fixture.redis().opsForList().range(keys.claiming(), 0, -1)).containsExactly(id);
+		this.chores.requeueOrphansIfDue(START + 2 * ORPHAN_CHECK - 1);
+		assertThat(this.fixture.redis().opsForList().range(keys.claiming(), 0, -1)).containsExactly(id);
+		this.chores.requeueOrphansIfDue(START + 2 * ORPHAN_CHECK);
+		assertThat(this.fixture.redis().opsForList().range(keys.claiming(), 0, -1)).isEmpty();
+		assertThat(this.fixture.redis().opsForList().range(keys.ready(), 0, -1)).containsExactly(id);
+	}
+
+	@Test
+	void publishesAHeartbeatWhenDueAndSweepsEveryTopicOnceItGoesUnanswered() {
+		this.health.subscribed(true);
+		this.chores.start(START);
+		long due = START + HEARTBEAT;
+		long publishes = publishes();
+		this.chores.checkWakeUpChannel(due - 1);
+		assertThat(publishes()).isEqualTo(publishes);
+		this.chores.checkWakeUpChannel(due);
+		assertThat(publishes()).isEqualTo(publishes + 1);
+		this.chores.checkWakeUpChannel(due + MAX_SLEEP - 1);
+		assertThat(this.sweepsOfEveryTopic).hasValue(0);
+		this.chores.checkWakeUpChannel(due + MAX_SLEEP);
+		assertThat(this.sweepsOfEveryTopic).hasValue(1);
+		// Silent now: heartbeats go out every max-sleep until one is heard.
+		assertThat(publishes()).isEqualTo(publishes + 2);
+		this.chores.checkWakeUpChannel(due + 2 * MAX_SLEEP);
+		assertThat(this.sweepsOfEveryTopic).hasValue(1);
+		assertThat(publishes()).isEqualTo(publishes + 3);
+	}
+
+	@Test
+	void heardHeartbeatsSweepNothing() {
+		this.health.subscribed(true);
+		this.chores.start(START);
+		List<Long> publishedAt = new ArrayList<>();
+		for (long now = START; now - (START + 5 * HEARTBEAT) <= 0; now += SECOND) {
+			long before = publishes();
+			this.chores.checkWakeUpChannel(now);
+			if (publishes() > before) {
+				publishedAt.add(now);
+				this.health.heard();
+			}
+		}
+		assertThat(publishedAt).containsExactly(START + HEARTBEAT, START + 2 * HEARTBEAT, START + 3 * HEARTBEAT,
+				START + 4 * HEARTBEAT, START + 5 * HEARTBEAT);
+		assertThat(this.sweepsOfEveryTopic).hasValue(0);
+	}
+
+	private long publishes() {
+		Properties stats = this.fixture.redis()
+			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("commandstats"));
+		String publish = (stats != null) ? stats.getProperty("cmdstat_publish") : null;
+		if (publish == null) {
+			return 0;
+		}
+		return Long.parseLong(publish.replaceAll("^calls=(\\d+),.*", "$1"));
+	}
+
+}
