@@ -112,7 +112,8 @@ public class DelayQueueEndpoint {
 		Map<String, CountsDescriptor> topics = new LinkedHashMap<>();
 		for (String topic : names) {
 			List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, instances);
-			topics.put(topic, CountsDescriptor.of(this.operations.stats(topic), listeners));
+			topics.put(topic,
+					CountsDescriptor.of(this.operations.stats(topic), this.operations.isPaused(topic), listeners));
 		}
 		return new QueuesDescriptor(topics, List.copyOf(ListenerPresence.topicsWithoutListeners(names, instances)));
 	}
@@ -147,7 +148,7 @@ public class DelayQueueEndpoint {
 		TopicStats stats = this.operations.stats(topic);
 		List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, this.presence.read());
 		return new TopicDescriptor(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
-				countConsumers(listeners), listeners);
+				this.operations.isPaused(topic), countConsumers(listeners), listeners);
 	}
 
 	private DeadJobsDescriptor deadJobs(String topic, int offset, int count) {
@@ -266,14 +267,15 @@ public class DelayQueueEndpoint {
 	 * @param ready due jobs waiting for a consumer
 	 * @param running jobs delivered and not yet acknowledged
 	 * @param dead jobs that failed for good
+	 * @param paused whether the topic is paused: listeners claim none of its jobs
 	 * @param consumers how many listeners run for it on all instances together
 	 * @param listeners the listeners on every instance
 	 */
-	public record CountsDescriptor(long delayed, long ready, long running, long dead, int consumers,
+	public record CountsDescriptor(long delayed, long ready, long running, long dead, boolean paused, int consumers,
 			List<ListenerDescriptor> listeners) {
 
-		static CountsDescriptor of(TopicStats stats, List<ListenerDescriptor> listeners) {
-			return new CountsDescriptor(stats.delayed(), stats.ready(), stats.running(), stats.dead(),
+		static CountsDescriptor of(TopicStats stats, boolean paused, List<ListenerDescriptor> listeners) {
+			return new CountsDescriptor(stats.delayed(), stats.ready(), stats.running(), stats.dead(), paused,
 					countConsumers(listeners), listeners);
 		}
 
@@ -287,11 +289,12 @@ public class DelayQueueEndpoint {
 	 * @param ready due jobs waiting for a consumer
 	 * @param running jobs delivered and not yet acknowledged
 	 * @param dead jobs that failed for good
+	 * @param paused whether the topic is paused: listeners claim none of its jobs
 	 * @param consumers how many listeners run for it on all instances together
 	 * @param listeners the listeners on every instance
 	 */
-	public record TopicDescriptor(String topic, long delayed, long ready, long running, long dead, int consumers,
-			List<ListenerDescriptor> listeners) implements OperationResponseBody {
+	public record TopicDescriptor(String topic, long delayed, long ready, long running, long dead, boolean paused,
+			int consumers, List<ListenerDescriptor> listeners) implements OperationResponseBody {
 
 	}
 

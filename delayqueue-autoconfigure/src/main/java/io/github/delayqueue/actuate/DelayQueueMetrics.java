@@ -11,6 +11,7 @@ import java.util.function.ToLongFunction;
 
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobStore;
+import io.github.delayqueue.core.JobStore.TopicState;
 import io.github.delayqueue.core.TopicStats;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -24,7 +25,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Micrometer meters of the delay queue, all tagged {@code topic}: job counters and timers
  * fed by the {@link JobEventListener} events of the template, the scheduler and the
- * listener containers, and {@code delayqueue.queue.size} gauges read from Redis.
+ * listener containers, and {@code delayqueue.queue.size} and
+ * {@code delayqueue.topic.paused} gauges read from Redis.
  * <p>
  * The gauges of a topic share one scripted read of its counts per
  * {@code statsTimeToLive}, so scraping often does not load Redis. Gauges exist for every
@@ -222,8 +224,16 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 	}
 
 	private double queueSize(String topic, ToLongFunction<TopicStats> state) {
-		TopicStats stats = this.statsCache.get(topic);
-		return (stats != null) ? state.applyAsLong(stats) : Double.NaN;
+		TopicState current = this.statsCache.get(topic);
+		return (current != null) ? state.applyAsLong(current.stats()) : Double.NaN;
+	}
+
+	private double paused(String topic) {
+		TopicState current = this.statsCache.get(topic);
+		if (current == null) {
+			return Double.NaN;
+		}
+		return current.paused() ? 1 : 0;
 	}
 
 	/**
@@ -267,6 +277,11 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 			gauge(registry, topic, "ready", TopicStats::ready);
 			gauge(registry, topic, "running", TopicStats::running);
 			gauge(registry, topic, "dead", TopicStats::dead);
+			Gauge.builder("delayqueue.topic.paused", DelayQueueMetrics.this, (metrics) -> metrics.paused(topic))
+				.description("1 while the topic is paused (listeners claim none of its jobs), else 0; read from Redis")
+				.tags(TOPIC, topic)
+				.strongReference(true)
+				.register(registry);
 		}
 
 		private static Counter counter(MeterRegistry registry, String topic, String name, String description) {

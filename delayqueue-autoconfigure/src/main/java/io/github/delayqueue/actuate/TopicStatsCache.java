@@ -6,15 +6,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.core.TopicStats;
+import io.github.delayqueue.core.JobStore.TopicState;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Remembers each topic's counts for a short time, so that the four
- * {@code delayqueue.queue.size} gauges of a topic cost one script call per interval
- * however often they are read.
+ * Remembers each topic's counts and pause for a short time, so that the five gauges of a
+ * topic ({@code delayqueue.queue.size} per state and {@code delayqueue.topic.paused})
+ * cost one script call per interval however often they are read.
  *
  * @author delayqueue contributors
  */
@@ -46,19 +46,19 @@ final class TopicStatsCache {
 	 * @param topic the topic
 	 * @return the counts, or {@code null} when Redis could not be read
 	 */
-	@Nullable TopicStats get(String topic) {
+	@Nullable TopicState get(String topic) {
 		return this.entries.computeIfAbsent(topic, (key) -> new Entry()).get(topic);
 	}
 
 	private final class Entry {
 
-		private @Nullable TopicStats stats;
+		private @Nullable TopicState stats;
 
 		private long readAt;
 
 		private boolean read;
 
-		synchronized @Nullable TopicStats get(String topic) {
+		synchronized @Nullable TopicState get(String topic) {
 			long now = TopicStatsCache.this.nanoClock.getAsLong();
 			if (!this.read || now - this.readAt >= TopicStatsCache.this.timeToLiveNanos) {
 				this.stats = load(topic);
@@ -68,14 +68,13 @@ final class TopicStatsCache {
 			return this.stats;
 		}
 
-		private @Nullable TopicStats load(String topic) {
+		private @Nullable TopicState load(String topic) {
 			try {
-				return TopicStatsCache.this.store.stats(topic);
+				return TopicStatsCache.this.store.state(topic);
 			}
 			catch (RuntimeException ex) {
 				// A failed read is remembered too: a Redis outage must not turn every
-				// gauge
-				// read into another slow attempt.
+				// gauge read into another slow attempt.
 				logger.debug("Cannot read the counts of topic '" + topic + "'", ex);
 				return null;
 			}

@@ -156,4 +156,28 @@ public interface DelayQueueOperations {
 	 */
 	boolean purgeDead(String topic, String jobId);
 
+	/**
+	 * Pause a topic: listeners on every instance stop claiming its jobs within about a
+	 * second, while its jobs keep falling due and may still be sent, cancelled and
+	 * rescheduled. Handlers already running finish. The pause lasts until
+	 * {@link #resume(String)}, across restarts of the application.
+	 * @param topic the topic
+	 */
+	void pause(String topic);
+
+	/**
+	 * Resume a paused topic: listeners claim its jobs again within about a second, the
+	 * ones that fell due meanwhile first. Resuming a topic that is not paused does
+	 * nothing.
+	 * @param topic the topic
+	 */
+	void resume(String topic);
+
+	/**
+	 * Tell whether a topic is paused.
+	 * @param topic the topic
+	 * @return {@code true} if paused
+	 */
+	boolean isPaused(String topic);
+
 }

@@ -406,6 +406,24 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	}
 
 	@Override
+	public void pause(String topic) {
+		JobConstraints.checkTopic(topic);
+		// Registered, so that the topic and its pause show wherever topics are listed.
+		this.store.registerTopic(topic);
+		this.store.setPaused(topic, true);
+	}
+
+	@Override
+	public void resume(String topic) {
+		this.store.setPaused(JobConstraints.checkTopic(topic), false);
+	}
+
+	@Override
+	public boolean isPaused(String topic) {
+		return this.store.isPaused(JobConstraints.checkTopic(topic));
+	}
+
+	@Override
 	public Set<String> topics() {
 		return this.store.topics();
 	}

@@ -38,6 +38,8 @@ public final class JobClaims {
 	 */
 	public static final int MAX_CLAIM_BATCH = 1000;
 
+	private static final String PAUSED = "paused";
+
 	private final ScriptRunner scripts;
 
 	private final DelayQueueKeys keys;
@@ -117,16 +119,21 @@ public final class JobClaims {
 		TopicKeys k = this.keys.topic(topic);
 		String receipt = k.claimReceipt(this.claimant + "-" + Thread.currentThread().getId());
 		List<Object> reply = this.scripts.run(DelayQueueScript.CLAIM,
-				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt, k.ghosts()),
+				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt, k.ghosts(), k.paused()),
 				(movedId != null) ? movedId : "", String.valueOf(count), String.valueOf(ttr.toMillis()),
 				Long.toString(this.claimCalls.incrementAndGet(), 36));
 		long now = ScriptRunner.asLong(reply.get(0));
+		// A reply of two elements cannot hold jobs (three elements each): the topic is
+		// paused.
+		if (reply.size() == 2 && PAUSED.equals(reply.get(1))) {
+			return new Claim(now, List.of(), true);
+		}
 		List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 1) / 3);
 		for (int i = 1; i + 2 < reply.size(); i += 3) {
 			jobs.add(new ClaimedJob(topic, (String) reply.get(i), (int) ScriptRunner.asLong(reply.get(i + 1)),
 					(String) reply.get(i + 2)));
 		}
-		return new Claim(now, jobs);
+		return new Claim(now, jobs, false);
 	}
 
 	/**
@@ -238,8 +245,10 @@ public final class JobClaims {
 	 *
 	 * @param redisNow the Redis clock when the jobs were claimed, in epoch ms
 	 * @param jobs the claimed jobs; an attempt of -1 marks an id whose record vanished
+	 * @param paused whether the topic is paused, in which case nothing was claimed and a
+	 * moved id went back to the ready list
 	 */
-	public record Claim(long redisNow, List<ClaimedJob> jobs) {
+	public record Claim(long redisNow, List<ClaimedJob> jobs, boolean paused) {
 
 	}
 

@@ -120,6 +120,30 @@ public final class JobStore {
 	}
 
 	/**
+	 * Pause or resume a topic: while paused, claims take none of its jobs.
+	 * @param topic the topic
+	 * @param paused {@code true} to pause, {@code false} to resume
+	 */
+	public void setPaused(String topic, boolean paused) {
+		String key = this.keys.topic(topic).paused();
+		if (paused) {
+			this.scripts.set(key, "1");
+		}
+		else {
+			this.scripts.delete(key);
+		}
+	}
+
+	/**
+	 * Tell whether a topic is paused.
+	 * @param topic the topic
+	 * @return {@code true} if paused
+	 */
+	public boolean isPaused(String topic) {
+		return this.scripts.exists(this.keys.topic(topic).paused());
+	}
+
+	/**
 	 * Return every topic remembered.
 	 * @return the topics, sorted
 	 */
@@ -182,6 +206,23 @@ public final class JobStore {
 		TopicKeys k = this.keys.topic(topic);
 		List<Object> reply = this.scripts.run(DelayQueueScript.COUNT_STATES,
 				List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead(), k.ghosts()));
+		return statsOf(topic, reply);
+	}
+
+	/**
+	 * Count a topic's jobs per state and tell whether it is paused, in one consistent
+	 * read.
+	 * @param topic the topic
+	 * @return the counts and the pause
+	 */
+	public TopicState state(String topic) {
+		TopicKeys k = this.keys.topic(topic);
+		List<Object> reply = this.scripts.run(DelayQueueScript.COUNT_STATES,
+				List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead(), k.ghosts(), k.paused()));
+		return new TopicState(statsOf(topic, reply), ScriptRunner.asLong(reply.get(4)) == 1);
+	}
+
+	private static TopicStats statsOf(String topic, List<Object> reply) {
 		return new TopicStats(topic, ScriptRunner.asLong(reply.get(0)), ScriptRunner.asLong(reply.get(1)),
 				ScriptRunner.asLong(reply.get(2)), ScriptRunner.asLong(reply.get(3)));
 	}
@@ -332,6 +373,16 @@ public final class JobStore {
 	 * @param earliestDelayedDue earliest due time put in DELAYED, or -1
 	 */
 	public record EnqueueOutcome(List<String> duplicates, long earliestDelayedDue) {
+
+	}
+
+	/**
+	 * A topic's counts per state and whether it is paused, read together.
+	 *
+	 * @param stats the counts
+	 * @param paused whether listeners are to claim none of its jobs
+	 */
+	public record TopicState(TopicStats stats, boolean paused) {
 
 	}
 

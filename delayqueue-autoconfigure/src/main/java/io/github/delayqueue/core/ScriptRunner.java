@@ -99,6 +99,49 @@ public final class ScriptRunner {
 	}
 
 	/**
+	 * Set a string key, within the command timeout like the scripts.
+	 * @param key the key
+	 * @param value the value
+	 */
+	public void set(String key, String value) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			direct.call((commands) -> commands.set(bytes(key), bytes(value)));
+		}
+		else {
+			this.redis.opsForValue().set(key, value);
+		}
+	}
+
+	/**
+	 * Delete a key, within the command timeout like the scripts.
+	 * @param key the key
+	 * @return whether the key existed
+	 */
+	public boolean delete(String key) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			Long deleted = direct.call((commands) -> commands.del(bytes(key)));
+			return deleted != null && deleted > 0;
+		}
+		return Boolean.TRUE.equals(this.redis.delete(key));
+	}
+
+	/**
+	 * Tell whether a key exists, within the command timeout like the scripts.
+	 * @param key the key
+	 * @return whether it exists
+	 */
+	public boolean exists(String key) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			Long count = direct.call((commands) -> commands.exists(bytes(key)));
+			return count != null && count > 0;
+		}
+		return Boolean.TRUE.equals(this.redis.hasKey(key));
+	}
+
+	/**
 	 * Read the members of a set, within the command timeout like the scripts.
 	 * @param key the set
 	 * @return the members

@@ -42,6 +42,15 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	}
 
 	/**
+	 * Return the key whose presence marks the topic as paused: listeners claim none of
+	 * its jobs while it exists.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String paused() {
+		return base() + "paused";
+	}
+
+	/**
 	 * The key of one claiming thread's receipt of its last claim, a string that lives as
 	 * long as the claim's deliveries.
 	 * @param claimant names the claiming thread

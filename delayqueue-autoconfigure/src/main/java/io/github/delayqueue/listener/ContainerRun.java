@@ -42,6 +42,8 @@ final class ContainerRun {
 
 	private final ClaimHandoff handoff = new ClaimHandoff();
 
+	private final TopicPauses pauses = new TopicPauses(System::nanoTime);
+
 	/**
 	 * Permits for claimed jobs not yet finished: the concurrency, plus those claimed
 	 * ahead while handlers are quick (see {@link #adjustClaimAhead()}).
@@ -82,7 +84,8 @@ final class ContainerRun {
 		this.threads.add(this.poller);
 		for (String topic : container.getTopics()) {
 			ReadyJobWaiter waiter = new ReadyJobWaiter(topic, container.factory().claims(),
-					container.factory().connectionFactory(), container.factory().getPollTimeout(), this.handoff);
+					container.factory().connectionFactory(), container.factory().getPollTimeout(), this.handoff,
+					this.pauses);
 			this.waiters.add(waiter);
 			this.threads.add(thread(prefix + "-waiter-" + topic, waiter));
 		}
@@ -264,7 +267,9 @@ final class ContainerRun {
 				if (jobs.size() >= wanted) {
 					break;
 				}
-				jobs.addAll(claim(topic, null, wanted - jobs.size()));
+				if (!this.pauses.skips(topic)) {
+					jobs.addAll(claim(topic, null, wanted - jobs.size()));
+				}
 			}
 			return jobs;
 		}
@@ -275,7 +280,11 @@ final class ContainerRun {
 	}
 
 	private List<JobExecution> claim(String topic, @Nullable String movedId, int count) {
-		return executions(this.container.claimer().claim(topic, movedId, count, this.container.ttr(topic)));
+		Claim claim = this.container.claimer().claim(topic, movedId, count, this.container.ttr(topic));
+		if (claim.paused()) {
+			this.pauses.foundPaused(topic);
+		}
+		return executions(claim);
 	}
 
 	private List<JobExecution> executions(Claim claim) {

@@ -36,17 +36,20 @@ final class ReadyJobWaiter implements Runnable {
 
 	private final Handoff handoff;
 
+	private final TopicPauses pauses;
+
 	private @Nullable RedisConnection connection;
 
 	private volatile long clientId = -1;
 
 	ReadyJobWaiter(String topic, JobClaims claims, RedisConnectionFactory connectionFactory, Duration pollTimeout,
-			Handoff handoff) {
+			Handoff handoff, TopicPauses pauses) {
 		this.topic = topic;
 		this.claims = claims;
 		this.connectionFactory = connectionFactory;
 		this.pollTimeout = pollTimeout;
 		this.handoff = handoff;
+		this.pauses = pauses;
 	}
 
 	@Override
@@ -54,6 +57,12 @@ final class ReadyJobWaiter implements Runnable {
 		int failures = 0;
 		try {
 			while (this.handoff.awaitIdle()) {
+				Duration paused = this.pauses.remaining(this.topic);
+				if (!paused.isZero()) {
+					// A blocking move now would only bring an id the claim puts back.
+					this.handoff.pause(paused);
+					continue;
+				}
 				try {
 					String id = this.claims.awaitReady(connection(), this.topic, this.pollTimeout);
 					failures = 0;

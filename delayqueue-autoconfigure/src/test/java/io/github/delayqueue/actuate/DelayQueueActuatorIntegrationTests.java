@@ -90,6 +90,25 @@ class DelayQueueActuatorIntegrationTests {
 	}
 
 	@Test
+	void showsAPausedTopicInTheEndpointAndItsGauge() {
+		delayQueue.send("paused.shown", "x", Duration.ofHours(1));
+		delayQueue.pause("paused.shown");
+
+		assertThat(http.get("/delayqueue").json().at("/topics/paused.shown/paused").asBoolean()).isTrue();
+		assertThat(http.get("/delayqueue/paused.shown").json().path("paused").asBoolean()).isTrue();
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(() -> assertThat(
+					http.get("/metrics/delayqueue.topic.paused?tag=topic:paused.shown").measurement("VALUE"))
+				.isEqualTo(1));
+		delayQueue.resume("paused.shown");
+		assertThat(http.get("/delayqueue/paused.shown").json().path("paused").asBoolean()).isFalse();
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(() -> assertThat(
+					http.get("/metrics/delayqueue.topic.paused?tag=topic:paused.shown").measurement("VALUE"))
+				.isZero());
+	}
+
+	@Test
 	void showsATopicWithItsListenersOnEveryInstance() {
 		delayQueue.send("timed.listed", "x", Duration.ofHours(1));
 

@@ -136,6 +136,31 @@ class JobClaimsTests {
 		assertThat(stats.ready()).isEqualTo(3000);
 	}
 
+	@Test
+	void claimsNothingOfAPausedTopicAndPutsAMovedIdBackWhereItWas() {
+		List<String> ids = sendReady("paused", 3);
+		TopicKeys keys = this.fixture.keys().topic("paused");
+		// As a waiter's blocking move does: the oldest id goes to the claiming list.
+		String moved = this.fixture.redis().opsForList().rightPopAndLeftPush(keys.ready(), keys.claiming());
+		assertThat(moved).isEqualTo(ids.get(0));
+		this.template.pause("paused");
+
+		Claim claim = this.claims.claim("paused", moved, 10, Duration.ofSeconds(30));
+		assertThat(claim.paused()).isTrue();
+		assertThat(claim.jobs()).isEmpty();
+		assertThat(this.fixture.redis().opsForList().range(keys.claiming(), 0, -1)).isEmpty();
+		// Consumed from the right: the moved id is next again, ahead of the others.
+		assertThat(this.fixture.redis().opsForList().range(keys.ready(), 0, -1)).containsExactly(ids.get(2), ids.get(1),
+				ids.get(0));
+		assertThat(this.template.find("paused", moved).orElseThrow().attempts()).isZero();
+		assertThat(this.template.stats("paused").ready()).isEqualTo(3);
+
+		this.template.resume("paused");
+		Claim resumed = this.claims.claim("paused", null, 10, Duration.ofSeconds(30));
+		assertThat(resumed.paused()).isFalse();
+		assertThat(resumed.jobs()).extracting(ClaimedJob::id).containsExactlyElementsOf(ids);
+	}
+
 	private List<String> sendReady(String topic, int count) {
 		List<String> ids = new ArrayList<>();
 		for (int i = 0; i < count; i++) {

@@ -13,19 +13,22 @@
 -- if the job is READY (a record, in none of delayed, running and dead), else 0, plus
 -- ghosts[id]; ghosts[''] holds the sum of all ghosts[id] (no job id is empty), and the hash
 -- is deleted when no ghost is left. So only a script that makes a job READY pushes its id
--- (enqueue, sweep, release, retry, requeue-dead, reschedule), requeue-orphans and BLMOVE
--- only move entries between the two lists, and this script drops a taken entry whose id
+-- (enqueue, sweep, release, retry, requeue-dead, reschedule), requeue-orphans, BLMOVE and
+-- a claim of a paused topic only move entries between the two lists, and this script drops a taken entry whose id
 -- has ghosts left, decrementing them: entries of one id are alike, so whichever is taken
 -- first is the ghost. The same id sent again is therefore delivered once, and a ghost
 -- never is, not even as a vanished job.
 -- KEYS[1] ready, KEYS[2] claiming (list), KEYS[3] running (zset id -> deadline ms),
 -- KEYS[4] jobs, KEYS[5] attempts, KEYS[6] the claiming thread's receipt (string),
--- KEYS[7] ghosts (hash id -> ghost entries, '' -> their total)
+-- KEYS[7] ghosts (hash id -> ghost entries, '' -> their total), KEYS[8] the topic's pause
+-- mark (optional)
 -- ARGV[1] id moved by BLMOVE or '', ARGV[2] most jobs to take from ready (1,000 at most),
 -- ARGV[3] topic's ttr ms,
 -- ARGV[4] this call's token, unique to the claiming thread
 -- Returns {now ms, id, attempt, record, ...}; attempt is -1 (and record '') for an id whose
--- record vanished, which is dropped
+-- record vanished, which is dropped. Returns {now ms, 'paused'} when the topic is paused:
+-- nothing is claimed or counted, and the moved id goes back to the consuming end of the
+-- ready list, where it was, so that the order of ready jobs is kept.
 -- Every step is one command for the whole batch (RPOP with a count, HMGET, variadic HSET
 -- and ZADD): under load Redis's cost per command, not per id, sets the drain rate.
 local now = redis_now()
@@ -70,6 +73,13 @@ else
   if replayed then
     return replayed
   end
+end
+-- Checked after the replay: jobs a first run claimed before the pause are running already.
+if KEYS[8] and redis.call('EXISTS', KEYS[8]) == 1 then
+  if taken[1] then
+    redis.call('RPUSH', KEYS[1], taken[1])
+  end
+  return {now, 'paused'}
 end
 -- At most 1,000 ids: Lua's unpack takes about 8,000 values, the writes below pass two per
 -- id, and a script that fails after its RPOP would leave the popped ids in no state at all.

@@ -1,0 +1,108 @@
+package io.github.delayqueue.listener;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayedJob;
+import io.github.delayqueue.core.InvalidJobException;
+import io.github.delayqueue.test.DelayQueueContextRunner;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A paused topic: two instances claim none of its jobs while they keep falling due, the
+ * other topic of the same listener goes on, and a resume delivers every job once.
+ */
+@ExtendWith(RedisExtension.class)
+class PauseTests {
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp(RedisTestServer server) {
+		server.flushAll();
+		this.runner = DelayQueueContextRunner.create(server)
+			.withUserConfiguration(CountingListener.class)
+			.withPropertyValues("delayqueue.scheduler.max-sleep=200ms");
+	}
+
+	@Test
+	void pausedTopicIsNotConsumedOnAnyInstanceUntilResumed() {
+		this.runner.run((first) -> this.runner.run((second) -> {
+			DelayQueueOperations queue = first.getBean(DelayQueueOperations.class);
+			CountingListener one = first.getBean(CountingListener.class);
+			CountingListener two = second.getBean(CountingListener.class);
+			queue.pause("held");
+			assertThat(queue.isPaused("held")).isTrue();
+			assertThat(second.getBean(DelayQueueOperations.class).isPaused("held")).isTrue();
+			for (int i = 0; i < 20; i++) {
+				queue.send("held", "now-" + i);
+				queue.send("held", "soon-" + i, Duration.ofMillis(300));
+				queue.send("open", "open-" + i);
+			}
+			// Jobs keep falling due and the other topic is consumed meanwhile.
+			await().atMost(Duration.ofSeconds(20)).until(() -> queue.stats("held").ready() == 40);
+			await().atMost(Duration.ofSeconds(20)).until(() -> total(one, two, "open") == 20);
+			await().during(Duration.ofSeconds(2))
+				.atMost(Duration.ofSeconds(5))
+				.until(() -> total(one, two, "held") == 0 && queue.stats("held").ready() == 40
+						&& queue.stats("held").running() == 0);
+			assertThat(queue.find("held", queue.send("held", "late")).orElseThrow().attempts()).isZero();
+			queue.resume("held");
+			assertThat(queue.isPaused("held")).isFalse();
+			await().atMost(Duration.ofSeconds(20)).until(() -> total(one, two, "held") == 41);
+			assertThat(one.deliveries.entrySet())
+				.allSatisfy((delivery) -> assertThat(delivery.getValue().get()).isEqualTo(1));
+			assertThat(two.deliveries.entrySet())
+				.allSatisfy((delivery) -> assertThat(delivery.getValue().get()).isEqualTo(1));
+			assertThat(queue.stats("held").ready()).isZero();
+		}));
+	}
+
+	@Test
+	void refusesAnInvalidTopicName() {
+		this.runner.run((context) -> {
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			assertThatExceptionOfType(InvalidJobException.class).isThrownBy(() -> queue.pause("no spaces"))
+				.withMessageContaining("no spaces");
+			assertThat(queue.topics()).doesNotContain("no spaces");
+		});
+	}
+
+	private static long total(CountingListener one, CountingListener two, String topic) {
+		return List.of(one, two)
+			.stream()
+			.flatMap((listener) -> listener.deliveries.keySet().stream())
+			.filter((key) -> key.startsWith(topic + ":"))
+			.count();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CountingListener {
+
+		final Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+
+		@DelayedJobListener(id = "pausable", topics = { "held", "open" }, concurrency = "4")
+		void on(DelayedJob<String> job) {
+			this.deliveries.computeIfAbsent(job.topic() + ":" + job.payload(), (key) -> new AtomicInteger())
+				.incrementAndGet();
+		}
+
+	}
+
+}
