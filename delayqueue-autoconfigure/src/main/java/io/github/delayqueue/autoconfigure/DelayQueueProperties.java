@@ -64,6 +64,8 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 
 	private final HttpCallback httpCallback = new HttpCallback();
 
+	private final History history = new History();
+
 	/**
 	 * Largest {@code scheduler.batch-size}: one script call moving more jobs would block
 	 * Redis for too long.
@@ -115,6 +117,7 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 		positive(problems, "delayqueue.scheduler.idle-max-sleep", this.scheduler.idleMaxSleep);
 		positive(problems, "delayqueue.scheduler.orphan-check-interval", this.scheduler.orphanCheckInterval);
 		positive(problems, "delayqueue.listener.poll-timeout", this.listener.pollTimeout);
+		positive(problems, "delayqueue.history.flush-interval", this.history.flushInterval);
 		if (this.listener.shutdownTimeout == null || this.listener.shutdownTimeout.isNegative()) {
 			problems.invalid("delayqueue.listener.shutdown-timeout", this.listener.shutdownTimeout,
 					"The duration must not be negative");
@@ -185,6 +188,10 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 
 	public HttpCallback getHttpCallback() {
 		return this.httpCallback;
+	}
+
+	public History getHistory() {
+		return this.history;
 	}
 
 	/**
@@ -309,6 +316,40 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 
 		public void setPollTimeout(Duration pollTimeout) {
 			this.pollTimeout = pollTimeout;
+		}
+
+	}
+
+	/**
+	 * Settings of the throughput history that the dashboard charts.
+	 */
+	public static class History {
+
+		/**
+		 * Whether this instance counts completed, failed, retried and dead jobs per
+		 * minute and per day into Redis, shared by every instance.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How often this instance writes its counts to Redis, in one round trip.
+		 */
+		private Duration flushInterval = Duration.ofSeconds(5);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getFlushInterval() {
+			return this.flushInterval;
+		}
+
+		public void setFlushInterval(Duration flushInterval) {
+			this.flushInterval = flushInterval;
 		}
 
 	}

@@ -1,0 +1,48 @@
+package io.github.delayqueue.autoconfigure;
+
+import java.time.Clock;
+
+import io.github.delayqueue.core.JobStore;
+import io.github.delayqueue.core.ScriptRunner;
+import io.github.delayqueue.history.ThroughputCounters;
+import io.github.delayqueue.history.ThroughputFlusher;
+import io.github.delayqueue.history.ThroughputHistory;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the throughput history: every instance counts what happens to
+ * jobs and writes the counts to Redis every few seconds, so that any instance can chart
+ * them. Switched off with {@code delayqueue.history.enabled=false}.
+ *
+ * @author delayqueue contributors
+ */
+@AutoConfiguration(after = DelayQueueAutoConfiguration.class)
+@ConditionalOnBean(JobStore.class)
+@ConditionalOnProperty(prefix = "delayqueue.history", name = "enabled", matchIfMissing = true)
+public final class DelayQueueHistoryAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ThroughputCounters delayQueueThroughputCounters() {
+		return new ThroughputCounters();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ThroughputHistory delayQueueThroughputHistory(ScriptRunner scriptRunner, DelayQueueProperties properties) {
+		return new ThroughputHistory(scriptRunner.redis(), properties.getKeyPrefix(), Clock.systemUTC());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ThroughputFlusher delayQueueThroughputFlusher(ThroughputCounters counters, ThroughputHistory history,
+			DelayQueueProperties properties) {
+		return new ThroughputFlusher(counters, history, properties.getHistory().getFlushInterval());
+	}
+
+}

@@ -1,0 +1,179 @@
+package io.github.delayqueue.history;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Throughput per minute and per day in Redis, written by every instance and read by any:
+ * one hash per minute ({@code <prefix>:history:minute:<epoch minute>}, kept 48 hours) and
+ * one per day ({@code <prefix>:history:day:<epoch day>}, kept 90 days), whose fields
+ * {@code <topic>|<outcome>} count jobs. Buckets follow the writing instance's clock; a
+ * count may land in the neighbouring minute of another instance's, which a chart of
+ * minutes cannot show.
+ *
+ * @author delayqueue contributors
+ */
+public class ThroughputHistory {
+
+	/**
+	 * How long minute buckets are kept.
+	 */
+	public static final Duration MINUTES_KEPT = Duration.ofHours(48);
+
+	/**
+	 * How long day buckets are kept.
+	 */
+	public static final Duration DAYS_KEPT = Duration.ofDays(90);
+
+	private static final long SECONDS_PER_DAY = TimeUnit.DAYS.toSeconds(1);
+
+	private final StringRedisTemplate redis;
+
+	private final String keyPrefix;
+
+	private final Clock clock;
+
+	/**
+	 * Create the history.
+	 * @param redis where the buckets live
+	 * @param keyPrefix the key prefix of the delay queue
+	 * @param clock the clock that decides a count's bucket
+	 */
+	public ThroughputHistory(StringRedisTemplate redis, String keyPrefix, Clock clock) {
+		this.redis = redis;
+		this.keyPrefix = keyPrefix;
+		this.clock = clock;
+	}
+
+	/**
+	 * Add counts to the current minute and day, in one pipelined round trip.
+	 * @param counts per topic, the counts by outcome
+	 */
+	public void record(Map<String, Map<Outcome, Long>> counts) {
+		if (counts.isEmpty()) {
+			return;
+		}
+		long second = this.clock.instant().getEpochSecond();
+		byte[] minute = bytes(minuteKey(Math.floorDiv(second, 60)));
+		byte[] day = bytes(dayKey(Math.floorDiv(second, SECONDS_PER_DAY)));
+		this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
+			counts.forEach((topic, byOutcome) -> byOutcome.forEach((outcome, count) -> {
+				byte[] field = bytes(topic + "|" + outcome.label());
+				connection.hashCommands().hIncrBy(minute, field, count);
+				connection.hashCommands().hIncrBy(day, field, count);
+			}));
+			connection.keyCommands().expire(minute, MINUTES_KEPT.toSeconds());
+			connection.keyCommands().expire(day, DAYS_KEPT.toSeconds());
+			return null;
+		});
+	}
+
+	/**
+	 * Read the last 60 minutes, the current one last.
+	 * @param topic one topic, or {@code null} for all of them together
+	 * @return 60 buckets, oldest first
+	 */
+	public List<Bucket> lastHour(@Nullable String topic) {
+		long current = Math.floorDiv(this.clock.instant().getEpochSecond(), 60);
+		List<String> keys = new ArrayList<>();
+		List<Instant> starts = new ArrayList<>();
+		for (long minute = current - 59; minute <= current; minute++) {
+			keys.add(minuteKey(minute));
+			starts.add(Instant.ofEpochSecond(minute * 60));
+		}
+		return read(keys, starts, topic);
+	}
+
+	/**
+	 * Read the last days, today last.
+	 * @param days how many days, 1 to 90
+	 * @param topic one topic, or {@code null} for all of them together
+	 * @return one bucket per day, oldest first
+	 */
+	public List<Bucket> lastDays(int days, @Nullable String topic) {
+		if (days < 1 || days > DAYS_KEPT.toDays()) {
+			throw new IllegalArgumentException("Days must be 1 to " + DAYS_KEPT.toDays() + ", was " + days);
+		}
+		long today = Math.floorDiv(this.clock.instant().getEpochSecond(), SECONDS_PER_DAY);
+		List<String> keys = new ArrayList<>();
+		List<Instant> starts = new ArrayList<>();
+		for (long day = today - days + 1; day <= today; day++) {
+			keys.add(dayKey(day));
+			starts.add(Instant.ofEpochSecond(day * SECONDS_PER_DAY));
+		}
+		return read(keys, starts, topic);
+	}
+
+	private List<Bucket> read(List<String> keys, List<Instant> starts, @Nullable String topic) {
+		List<Object> hashes = this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
+			keys.forEach((key) -> hashAll(connection, key));
+			return null;
+		});
+		List<Bucket> buckets = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			buckets.add(Bucket.of(starts.get(i), (hashes.get(i) instanceof Map<?, ?> hash) ? hash : Map.of(), topic));
+		}
+		return buckets;
+	}
+
+	private static void hashAll(RedisConnection connection, String key) {
+		connection.hashCommands().hGetAll(bytes(key));
+	}
+
+	private String minuteKey(long epochMinute) {
+		return this.keyPrefix + ":history:minute:" + epochMinute;
+	}
+
+	private String dayKey(long epochDay) {
+		return this.keyPrefix + ":history:day:" + epochDay;
+	}
+
+	private static byte[] bytes(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * The counts of one minute or day.
+	 *
+	 * @param start when the bucket starts
+	 * @param completed jobs completed
+	 * @param failed failed deliveries
+	 * @param retried jobs scheduled for another attempt
+	 * @param dead jobs that became dead
+	 */
+	public record Bucket(Instant start, long completed, long failed, long retried, long dead) {
+
+		static Bucket of(Instant start, Map<?, ?> hash, @Nullable String topic) {
+			Map<Outcome, Long> sums = new EnumMap<>(Outcome.class);
+			hash.forEach((field, value) -> {
+				String name = String.valueOf(field);
+				int bar = name.lastIndexOf('|');
+				if (bar < 0 || (topic != null && !topic.equals(name.substring(0, bar)))) {
+					return;
+				}
+				for (Outcome outcome : Outcome.values()) {
+					if (outcome.label().equals(name.substring(bar + 1))) {
+						sums.merge(outcome, Long.parseLong(String.valueOf(value)), Long::sum);
+					}
+				}
+			});
+			return new Bucket(start, sums.getOrDefault(Outcome.COMPLETED, 0L), sums.getOrDefault(Outcome.FAILED, 0L),
+					sums.getOrDefault(Outcome.RETRIED, 0L), sums.getOrDefault(Outcome.DEAD, 0L));
+		}
+
+	}
+
+}
