@@ -4,11 +4,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
+import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicStats;
 import io.github.delayqueue.listener.ListenerPresence;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +36,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * topics without listener</li>
  * <li>{@code GET /actuator/delayqueue/{topic}}: one topic's counts and its listeners</li>
  * <li>{@code GET /actuator/delayqueue/{topic}?state=dead&offset=0&count=50}: a page of
- * the topic's dead jobs</li>
+ * the topic's jobs in a state ({@code delayed}, {@code ready}, {@code running} or
+ * {@code dead}), oldest first</li>
  * <li>{@code GET /actuator/delayqueue/{topic}/{jobId}}: the job, 404 when absent</li>
  * <li>{@code DELETE /actuator/delayqueue/{topic}/{jobId}}: cancel a delayed or ready
  * job</li>
@@ -73,8 +76,6 @@ public class DelayQueueEndpoint {
 	public static final int MAX_PAGE_SIZE = 1000;
 
 	private static final int DEFAULT_PAGE_SIZE = 50;
-
-	private static final String DEAD = "dead";
 
 	private final DelayQueueOperations operations;
 
@@ -119,13 +120,14 @@ public class DelayQueueEndpoint {
 	}
 
 	/**
-	 * Count one topic's jobs per state and list the listeners that consume it; or, with
-	 * {@code state=dead}, list a page of its dead jobs.
+	 * Count one topic's jobs per state and list the listeners that consume it; or, with a
+	 * {@code state}, list a page of its jobs in that state.
 	 * @param topic the topic
-	 * @param state {@code dead} to list dead jobs, or {@code null} for the counts
-	 * @param offset how many dead jobs to skip, 0 when {@code null}
-	 * @param count how many dead jobs to list at most, 50 when {@code null}
-	 * @return the counts and listeners, or the page of dead jobs
+	 * @param state {@code delayed}, {@code ready}, {@code running} or {@code dead} to
+	 * list jobs, or {@code null} for the counts
+	 * @param offset how many jobs to skip, 0 when {@code null}
+	 * @param count how many jobs to list at most, 50 when {@code null}
+	 * @return the counts and listeners, or the page of jobs
 	 */
 	@ReadOperation
 	public Object topic(@Selector String topic, @Nullable String state, @Nullable Integer offset,
@@ -133,15 +135,23 @@ public class DelayQueueEndpoint {
 		if (state == null) {
 			if (offset != null || count != null) {
 				throw new InvalidEndpointRequestException("Parameters offset and count page through jobs of a state; "
-						+ "add state=dead to list dead jobs", "Paging without a state");
+						+ "add state=delayed, ready, running or dead to list jobs", "Paging without a state");
 			}
 			return topicDescriptor(topic);
 		}
-		if (!DEAD.equals(state)) {
-			throw new InvalidEndpointRequestException(
-					"Cannot list jobs of state '" + state + "'; only state=dead can be listed", "Unsupported state");
+		return jobs(topic, parseState(state), (offset != null) ? offset : 0,
+				(count != null) ? count : DEFAULT_PAGE_SIZE);
+	}
+
+	private static JobState parseState(String state) {
+		for (JobState candidate : JobState.values()) {
+			if (candidate.name().toLowerCase(Locale.ROOT).equals(state)) {
+				return candidate;
+			}
 		}
-		return deadJobs(topic, (offset != null) ? offset : 0, (count != null) ? count : DEFAULT_PAGE_SIZE);
+		throw new InvalidEndpointRequestException(
+				"Cannot list jobs of state '" + state + "'; use state=delayed, ready, running or dead",
+				"Unknown state");
 	}
 
 	private TopicDescriptor topicDescriptor(String topic) {
@@ -151,16 +161,23 @@ public class DelayQueueEndpoint {
 				this.operations.isPaused(topic), countConsumers(listeners), listeners);
 	}
 
-	private DeadJobsDescriptor deadJobs(String topic, int offset, int count) {
+	private JobsDescriptor jobs(String topic, JobState state, int offset, int count) {
 		if (offset < 0 || count < 1 || count > MAX_PAGE_SIZE) {
 			throw new InvalidEndpointRequestException("Parameter offset must be 0 or more and count 1 to "
 					+ MAX_PAGE_SIZE + ", were " + offset + " and " + count, "Bad page");
 		}
-		List<DeadJobDescriptor> jobs = this.operations.deadJobs(topic, offset, count)
+		List<JobRowDescriptor> jobs = this.operations.jobs(topic, state, offset, count)
 			.stream()
-			.map(DeadJobDescriptor::of)
+			.map(JobRowDescriptor::of)
 			.toList();
-		return new DeadJobsDescriptor(topic, this.operations.stats(topic).dead(), offset, jobs);
+		TopicStats stats = this.operations.stats(topic);
+		long total = switch (state) {
+			case DELAYED -> stats.delayed();
+			case READY -> stats.ready();
+			case RUNNING -> stats.running();
+			case DEAD -> stats.dead();
+		};
+		return new JobsDescriptor(topic, state.name().toLowerCase(Locale.ROOT), total, offset, jobs);
 	}
 
 	/**
@@ -327,30 +344,31 @@ public class DelayQueueEndpoint {
 	}
 
 	/**
-	 * A page of a topic's dead jobs, oldest death first.
+	 * A page of a topic's jobs in one state, oldest first.
 	 *
 	 * @param topic the topic
-	 * @param dead how many dead jobs the topic has in all
+	 * @param state the state listed
+	 * @param total how many jobs the topic has in that state
 	 * @param offset how many were skipped
-	 * @param jobs the jobs of the page
+	 * @param jobs the page
 	 */
-	public record DeadJobsDescriptor(String topic, long dead, int offset,
-			List<DeadJobDescriptor> jobs) implements OperationResponseBody {
+	public record JobsDescriptor(String topic, String state, long total, int offset,
+			List<JobRowDescriptor> jobs) implements OperationResponseBody {
 
 	}
 
 	/**
-	 * A dead job, without its payload and headers.
+	 * One job of a page: no payload, no headers.
 	 *
 	 * @param id the job id
-	 * @param dueAt when it was last due, by the Redis clock
-	 * @param attempts the deliveries it had
-	 * @param lastError why it died
+	 * @param dueAt when it is (or was last) due
+	 * @param attempts deliveries made
+	 * @param lastError the last failure, if any
 	 */
-	public record DeadJobDescriptor(String id, Instant dueAt, int attempts, @Nullable String lastError) {
+	public record JobRowDescriptor(String id, Instant dueAt, int attempts, @Nullable String lastError) {
 
-		static DeadJobDescriptor of(JobInfo job) {
-			return new DeadJobDescriptor(job.id(), job.dueAt(), job.attempts(), job.lastError());
+		static JobRowDescriptor of(JobInfo job) {
+			return new JobRowDescriptor(job.id(), job.dueAt(), job.attempts(), job.lastError());
 		}
 
 	}

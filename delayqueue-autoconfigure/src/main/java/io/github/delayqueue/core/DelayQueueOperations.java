@@ -157,6 +157,20 @@ public interface DelayQueueOperations {
 	boolean purgeDead(String topic, String jobId);
 
 	/**
+	 * Read a page of a topic's jobs in one state, oldest first: DELAYED by due time,
+	 * READY in the order listeners will take them, RUNNING by time-to-run deadline, DEAD
+	 * by time of death. A page costs Redis time in proportion to its size (and, for
+	 * READY, to the offset), never a scan of the whole state; pages are not one snapshot,
+	 * so a job may move between two of them.
+	 * @param topic the topic
+	 * @param state the state
+	 * @param offset how many jobs to skip
+	 * @param count how many to read at most
+	 * @return the jobs, oldest first
+	 */
+	List<JobInfo> jobs(String topic, JobState state, int offset, int count);
+
+	/**
 	 * Pause a topic: listeners on every instance stop claiming its jobs within about a
 	 * second, while its jobs keep falling due and may still be sent, cancelled and
 	 * rescheduled. Handlers already running finish. The pause lasts until

@@ -49,7 +49,9 @@ public enum DelayQueueScript {
 	/** Reads the counts of each state. */
 	COUNT_STATES("count-states"),
 	/** Reads a page of dead jobs. */
-	READ_DEAD("read-dead");
+	READ_DEAD("read-dead"),
+	/** Reads a page of jobs in one state. */
+	READ_PAGE("read-page");
 
 	private static final String LOCATION = "io/github/delayqueue/core/scripts/";
 

@@ -438,6 +438,18 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	}
 
 	@Override
+	public List<JobInfo> jobs(String topic, JobState state, int offset, int count) {
+		JobConstraints.checkTopic(topic);
+		if (state == null) {
+			throw new InvalidJobException("A state is required to list jobs of topic '" + topic + "'");
+		}
+		if (offset < 0 || count < 0) {
+			throw new InvalidJobException("Offset and count must not be negative, were " + offset + " and " + count);
+		}
+		return (count == 0) ? List.of() : this.store.jobs(topic, state, offset, count);
+	}
+
+	@Override
 	public long requeueDead(String topic) {
 		return this.store.requeueDead(JobConstraints.checkTopic(topic), null);
 	}

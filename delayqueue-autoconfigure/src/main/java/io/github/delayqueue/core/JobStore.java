@@ -261,6 +261,49 @@ public final class JobStore {
 	}
 
 	/**
+	 * Read a page of a topic's jobs in one state, oldest first (by due time, time-to-run
+	 * deadline or time of death; READY jobs in the order they will be claimed), at most
+	 * {@link #MAX_READ_PAGE} per script call. Each call costs Redis O(log N + page) for
+	 * DELAYED, RUNNING and DEAD, and O(offset + page) for READY.
+	 * @param topic the topic
+	 * @param state the state
+	 * @param offset how many to skip
+	 * @param count how many at most
+	 * @return the jobs
+	 */
+	public List<JobInfo> jobs(String topic, JobState state, int offset, int count) {
+		TopicKeys k = this.keys.topic(topic);
+		String source = switch (state) {
+			case DELAYED -> k.delayed();
+			case READY -> k.ready();
+			case RUNNING -> k.running();
+			case DEAD -> k.dead();
+		};
+		List<String> scriptKeys = List.of(source, k.jobs(), k.attempts(), k.errors(), k.delayed(), k.running(),
+				k.dead());
+		String kind = (state == JobState.READY) ? "list" : "zset";
+		List<JobInfo> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
+		long next = offset;
+		int left = count;
+		while (left > 0) {
+			int wanted = Math.min(left, MAX_READ_PAGE);
+			List<Object> reply = this.scripts.run(DelayQueueScript.READ_PAGE, scriptKeys, kind, String.valueOf(next),
+					String.valueOf(wanted));
+			for (int i = 0; i + 4 < reply.size(); i += 5) {
+				jobs.add(info(topic, (String) reply.get(i), (String) reply.get(i + 1), state,
+						(int) ScriptRunner.asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
+			}
+			// READY pages drop ghost entries, so a short page does not mean the end.
+			if (reply.isEmpty() || (state != JobState.READY && reply.size() / 5 < wanted)) {
+				break;
+			}
+			next += wanted;
+			left -= reply.size() / 5;
+		}
+		return jobs;
+	}
+
+	/**
 	 * Requeue one dead job, or all of them.
 	 * @param topic the topic
 	 * @param id the job id, or {@code null} for all

@@ -312,7 +312,8 @@ class DelayQueueActuatorIntegrationTests {
 		ActuatorHttp.Response second = http.get("/delayqueue/partner.listed?state=dead&offset=2&count=2");
 
 		assertThat(first.status()).isEqualTo(200);
-		assertThat(first.json().path("dead").asLong()).isEqualTo(3);
+		assertThat(first.json().path("total").asLong()).isEqualTo(3);
+		assertThat(first.json().path("state").asString()).isEqualTo("dead");
 		assertThat(first.json().path("jobs")).hasSize(2);
 		assertThat(first.json().at("/jobs/0/lastError").asString()).isEqualTo("failed for the test");
 		assertThat(first.json().at("/jobs/0/attempts").asInt()).isEqualTo(1);
@@ -326,12 +327,28 @@ class DelayQueueActuatorIntegrationTests {
 	}
 
 	@Test
+	void listsAPageOfDelayedJobsSoonestFirst() {
+		String later = delayQueue.send("delayed.listed", "secret-later", Duration.ofHours(2));
+		String sooner = delayQueue.send("delayed.listed", "secret-sooner", Duration.ofHours(1));
+
+		ActuatorHttp.Response page = http.get("/delayqueue/delayed.listed?state=delayed&count=10");
+
+		assertThat(page.status()).isEqualTo(200);
+		assertThat(page.json().path("state").asString()).isEqualTo("delayed");
+		assertThat(page.json().path("total").asLong()).isEqualTo(2);
+		assertThat(List.of(page.json().at("/jobs/0/id").asString(), page.json().at("/jobs/1/id").asString()))
+			.containsExactly(sooner, later);
+		assertThat(page.body()).doesNotContain("secret");
+	}
+
+	@Test
 	void refusesABadPageOrStateSayingWhy() {
-		ActuatorHttp.Response state = http.get("/delayqueue/partner.listed?state=ready");
+		ActuatorHttp.Response state = http.get("/delayqueue/partner.listed?state=gone");
 		ActuatorHttp.Response count = http.get("/delayqueue/partner.listed?state=dead&count=0");
 
 		assertThat(state.status()).isEqualTo(400);
-		assertThat(state.json().path("message").asString()).contains("only state=dead");
+		assertThat(state.json().path("message").asString()).contains("'gone'")
+			.contains("delayed, ready, running or dead");
 		assertThat(count.status()).isEqualTo(400);
 		assertThat(count.json().path("message").asString()).contains("count 1 to 1000");
 	}

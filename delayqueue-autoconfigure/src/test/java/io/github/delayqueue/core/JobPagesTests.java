@@ -1,0 +1,88 @@
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.delayqueue.test.DelayQueueFixture;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Pages of a topic's jobs in each state, oldest first, without the ghost entries that
+ * cancelled READY jobs leave in the ready list.
+ */
+@ExtendWith(RedisExtension.class)
+class JobPagesTests {
+
+	private DelayQueueFixture fixture;
+
+	private DelayQueueTemplate template;
+
+	@BeforeEach
+	void setUp(RedisTestServer server) {
+		server.flushAll();
+		this.fixture = new DelayQueueFixture(server);
+		this.template = this.fixture.template();
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.fixture.close();
+	}
+
+	@Test
+	void pagesDelayedJobsByDueTime() {
+		List<String> ids = new ArrayList<>();
+		for (int i = 5; i >= 1; i--) {
+			ids.add(0, this.template.send("paged", "in-" + i, Duration.ofMinutes(i)));
+		}
+		assertThat(this.template.jobs("paged", JobState.DELAYED, 0, 2)).extracting(JobInfo::id)
+			.containsExactlyElementsOf(ids.subList(0, 2));
+		assertThat(this.template.jobs("paged", JobState.DELAYED, 2, 10)).extracting(JobInfo::id)
+			.containsExactlyElementsOf(ids.subList(2, 5));
+		assertThat(this.template.jobs("paged", JobState.DELAYED, 0, 1).get(0).state()).isEqualTo(JobState.DELAYED);
+		assertThat(this.template.jobs("paged", JobState.DELAYED, 5, 10)).isEmpty();
+	}
+
+	@Test
+	void pagesReadyJobsInClaimOrderWithoutCancelledOnes() {
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			ids.add(this.template.send("ready.paged", "job-" + i));
+		}
+		this.template.cancel("ready.paged", ids.get(1));
+		List<JobInfo> page = this.template.jobs("ready.paged", JobState.READY, 0, 10);
+		assertThat(page).extracting(JobInfo::id)
+			.containsExactly(ids.get(0), ids.get(2), ids.get(3), ids.get(4), ids.get(5));
+		assertThat(page).extracting(JobInfo::state).containsOnly(JobState.READY);
+		JobClaims claims = new JobClaims(this.fixture.scripts(), this.fixture.keys());
+		// Three entries: the first job, the cancelled one's ghost (dropped), the third
+		// job.
+		claims.claim("ready.paged", null, 3, Duration.ofMinutes(1));
+		assertThat(this.template.jobs("ready.paged", JobState.READY, 0, 10)).extracting(JobInfo::id)
+			.containsExactly(ids.get(3), ids.get(4), ids.get(5));
+		assertThat(this.template.jobs("ready.paged", JobState.RUNNING, 0, 10)).extracting(JobInfo::id)
+			.containsExactly(ids.get(0), ids.get(2));
+	}
+
+	@Test
+	void refusesANegativePageOrAMissingStateBeforeAskingRedis() {
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.template.jobs("paged", JobState.DEAD, -1, 10))
+			.withMessageContaining("-1");
+		assertThatExceptionOfType(InvalidJobException.class).isThrownBy(() -> this.template.jobs("paged", null, 0, 10))
+			.withMessageContaining("state");
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.template.jobs("bad topic", JobState.DEAD, 0, 10))
+			.withMessageContaining("bad topic");
+	}
+
+}
