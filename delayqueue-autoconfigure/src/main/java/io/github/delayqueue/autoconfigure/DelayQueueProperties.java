@@ -66,6 +66,8 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 
 	private final History history = new History();
 
+	private final Dashboard dashboard = new Dashboard();
+
 	/**
 	 * Largest {@code scheduler.batch-size}: one script call moving more jobs would block
 	 * Redis for too long.
@@ -118,6 +120,10 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 		positive(problems, "delayqueue.scheduler.orphan-check-interval", this.scheduler.orphanCheckInterval);
 		positive(problems, "delayqueue.listener.poll-timeout", this.listener.pollTimeout);
 		positive(problems, "delayqueue.history.flush-interval", this.history.flushInterval);
+		if (this.dashboard.path == null || !this.dashboard.path.matches("(/[A-Za-z0-9._~-]+)+")) {
+			problems.invalid("delayqueue.dashboard.path", this.dashboard.path,
+					"The path must start with '/' and hold segments of A-Z a-z 0-9 . _ ~ -, without a trailing '/'");
+		}
 		if (this.listener.shutdownTimeout == null || this.listener.shutdownTimeout.isNegative()) {
 			problems.invalid("delayqueue.listener.shutdown-timeout", this.listener.shutdownTimeout,
 					"The duration must not be negative");
@@ -192,6 +198,10 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 
 	public History getHistory() {
 		return this.history;
+	}
+
+	public Dashboard getDashboard() {
+		return this.dashboard;
 	}
 
 	/**
@@ -316,6 +326,66 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 
 		public void setPollTimeout(Duration pollTimeout) {
 			this.pollTimeout = pollTimeout;
+		}
+
+	}
+
+	/**
+	 * Settings of the web dashboard.
+	 */
+	public static class Dashboard {
+
+		/**
+		 * Whether a servlet web application serves the dashboard and its JSON API.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * Where the dashboard is served, relative to the servlet context path.
+		 */
+		private String path = "/delayqueue";
+
+		/**
+		 * Whether the dashboard only shows: no run now, cancel, requeue, purge, pause or
+		 * resume.
+		 */
+		private boolean readOnly = true;
+
+		/**
+		 * Whether job details show payloads and header values.
+		 */
+		private boolean showPayloads = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
+		}
+
+		public boolean isReadOnly() {
+			return this.readOnly;
+		}
+
+		public void setReadOnly(boolean readOnly) {
+			this.readOnly = readOnly;
+		}
+
+		public boolean isShowPayloads() {
+			return this.showPayloads;
+		}
+
+		public void setShowPayloads(boolean showPayloads) {
+			this.showPayloads = showPayloads;
 		}
 
 	}

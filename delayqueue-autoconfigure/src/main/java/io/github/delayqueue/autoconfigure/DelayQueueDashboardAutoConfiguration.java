@@ -1,0 +1,55 @@
+package io.github.delayqueue.autoconfigure;
+
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.ScriptRunner;
+import io.github.delayqueue.dashboard.DashboardApi;
+import io.github.delayqueue.dashboard.DashboardRequestGuard;
+import io.github.delayqueue.history.ThroughputHistory;
+import io.github.delayqueue.listener.ListenerPresence;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * Auto-configuration of the web dashboard in a servlet web application, when
+ * {@code delayqueue.dashboard.enabled} is {@code true}. An application's Spring Security
+ * rules apply to its path like to any other.
+ *
+ * @author delayqueue contributors
+ */
+@AutoConfiguration(after = { DelayQueueAutoConfiguration.class, DelayQueueHistoryAutoConfiguration.class })
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(RouterFunction.class)
+@ConditionalOnBean(DelayQueueOperations.class)
+@ConditionalOnProperty(prefix = "delayqueue.dashboard", name = "enabled", havingValue = "true")
+public final class DelayQueueDashboardAutoConfiguration {
+
+	@Bean
+	RouterFunction<ServerResponse> delayQueueDashboardRoutes(DelayQueueOperations operations, ScriptRunner scriptRunner,
+			ObjectProvider<ThroughputHistory> history, DelayQueueProperties properties) {
+		DelayQueueProperties.Dashboard dashboard = properties.getDashboard();
+		DashboardApi api = new DashboardApi(operations,
+				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), history.getIfAvailable(),
+				scriptRunner.redis(), dashboard.isShowPayloads());
+		return api.routes(dashboard.getPath());
+	}
+
+	@Bean
+	FilterRegistrationBean<DashboardRequestGuard> delayQueueDashboardGuard(DelayQueueProperties properties) {
+		DelayQueueProperties.Dashboard dashboard = properties.getDashboard();
+		FilterRegistrationBean<DashboardRequestGuard> registration = new FilterRegistrationBean<>(
+				new DashboardRequestGuard(dashboard.getPath(), dashboard.isReadOnly()));
+		registration.addUrlPatterns(dashboard.getPath(), dashboard.getPath() + "/*");
+		registration.setName("delayQueueDashboardGuard");
+		return registration;
+	}
+
+}

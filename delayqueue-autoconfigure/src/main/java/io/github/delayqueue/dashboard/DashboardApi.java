@@ -1,0 +1,365 @@
+package io.github.delayqueue.dashboard;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.InvalidJobException;
+import io.github.delayqueue.core.JobInfo;
+import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.TopicStats;
+import io.github.delayqueue.history.ThroughputHistory;
+import io.github.delayqueue.listener.ListenerPresence;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerRequest;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * The dashboard's JSON API under {@code <path>/api}, which the page calls and scripts may
+ * call too: topics with their counts, due-lag, pause and listeners; pages of a topic's
+ * jobs per state; one job; the throughput history; and the actions (run now, cancel,
+ * requeue, purge, pause, resume), which {@link DashboardRequestGuard} lets through only
+ * when the dashboard is not read-only and the request is same-origin.
+ *
+ * @author delayqueue contributors
+ */
+public class DashboardApi {
+
+	/**
+	 * The most jobs one page may hold.
+	 */
+	public static final int MAX_PAGE_SIZE = 500;
+
+	private static final int DEFAULT_PAGE_SIZE = 50;
+
+	private static final String HIDDEN = "******";
+
+	private final DelayQueueOperations operations;
+
+	private final ListenerPresence presence;
+
+	private final @Nullable ThroughputHistory history;
+
+	private final StringRedisTemplate redis;
+
+	private final boolean showPayloads;
+
+	/**
+	 * Create the API.
+	 * @param operations where jobs are read and changed
+	 * @param presence tells which listeners run where
+	 * @param history the throughput history, or {@code null} when it is switched off
+	 * @param redis reads the Redis clock, against which due-lag is measured
+	 * @param showPayloads whether job details show payloads and header values
+	 */
+	public DashboardApi(DelayQueueOperations operations, ListenerPresence presence, @Nullable ThroughputHistory history,
+			StringRedisTemplate redis, boolean showPayloads) {
+		this.operations = operations;
+		this.presence = presence;
+		this.history = history;
+		this.redis = redis;
+		this.showPayloads = showPayloads;
+	}
+
+	/**
+	 * Return the routes of the API and of the page under a path.
+	 * @param path the dashboard's path
+	 * @return the routes
+	 */
+	public RouterFunction<ServerResponse> routes(String path) {
+		String api = path + "/api";
+		String page = DashboardPage.html(path);
+		return RouterFunctions.route()
+			.GET(path, (request) -> ServerResponse.ok().contentType(MediaType.TEXT_HTML).body(page))
+			.GET(api + "/topics", (request) -> handle(this::topics, request))
+			.GET(api + "/history", (request) -> handle(this::history, request))
+			.GET(api + "/topics/{topic}/jobs", (request) -> handle(this::jobs, request))
+			.GET(api + "/topics/{topic}/jobs/{id}", (request) -> handle(this::job, request))
+			.DELETE(api + "/topics/{topic}/jobs/{id}", (request) -> handle(this::delete, request))
+			.POST(api + "/topics/{topic}/jobs/{id}/run-now", (request) -> handle(this::runNow, request))
+			.POST(api + "/topics/{topic}/jobs/{id}/requeue", (request) -> handle(this::requeue, request))
+			.POST(api + "/topics/{topic}/requeue-dead", (request) -> handle(this::requeueDead, request))
+			.POST(api + "/topics/{topic}/purge-dead", (request) -> handle(this::purgeDead, request))
+			.POST(api + "/topics/{topic}/pause", (request) -> handle(this::pause, request))
+			.POST(api + "/topics/{topic}/resume", (request) -> handle(this::resume, request))
+			.build();
+	}
+
+	private ServerResponse handle(Handler handler, ServerRequest request) {
+		try {
+			return handler.handle(request);
+		}
+		catch (InvalidJobException | IllegalArgumentException ex) {
+			return error(HttpStatus.BAD_REQUEST, ex.getMessage());
+		}
+	}
+
+	private ServerResponse topics(ServerRequest request) {
+		List<ListenerPresence.Instance> instances = this.presence.read();
+		long now = redisNow();
+		List<TopicRow> rows = new ArrayList<>();
+		for (String topic : this.operations.topics()) {
+			TopicStats stats = this.operations.stats(topic);
+			List<ListenerRow> listeners = ListenerRow.of(topic, instances);
+			Long dueLag = null;
+			if (stats.ready() > 0) {
+				List<JobInfo> oldest = this.operations.jobs(topic, JobState.READY, 0, 1);
+				if (!oldest.isEmpty()) {
+					dueLag = Math.max(0, now - oldest.get(0).dueAt().toEpochMilli());
+				}
+			}
+			rows.add(new TopicRow(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
+					this.operations.isPaused(topic), dueLag, listeners,
+					listeners.stream().noneMatch(ListenerRow::running)));
+		}
+		return ServerResponse.ok().body(new TopicsView(Instant.ofEpochMilli(now), rows));
+	}
+
+	private ServerResponse jobs(ServerRequest request) {
+		String topic = request.pathVariable("topic");
+		JobState state = state(request.param("state").orElse("delayed"));
+		int offset = number(request, "offset", 0);
+		int count = number(request, "count", DEFAULT_PAGE_SIZE);
+		if (offset < 0 || count < 1 || count > MAX_PAGE_SIZE) {
+			throw new IllegalArgumentException("Parameter offset must be 0 or more and count 1 to " + MAX_PAGE_SIZE
+					+ ", were " + offset + " and " + count);
+		}
+		List<JobRow> jobs = this.operations.jobs(topic, state, offset, count).stream().map(JobRow::of).toList();
+		return ServerResponse.ok()
+			.body(new JobsView(topic, state.name().toLowerCase(Locale.ROOT), offset, count, jobs));
+	}
+
+	private ServerResponse job(ServerRequest request) {
+		Optional<JobInfo> job = this.operations.find(request.pathVariable("topic"), request.pathVariable("id"));
+		if (job.isEmpty()) {
+			return error(HttpStatus.NOT_FOUND, "No job '" + request.pathVariable("id") + "' in topic '"
+					+ request.pathVariable("topic") + "': it is done, cancelled or was never sent");
+		}
+		return ServerResponse.ok().body(this.showPayloads ? job.get() : hideValues(job.get()));
+	}
+
+	private ServerResponse history(ServerRequest request) {
+		if (this.history == null) {
+			return error(HttpStatus.NOT_FOUND, "The throughput history is off (delayqueue.history.enabled=false)");
+		}
+		String range = request.param("range").orElse("hour");
+		String topic = request.param("topic").orElse(null);
+		if (topic != null) {
+			this.operations.stats(topic);
+		}
+		List<ThroughputHistory.Bucket> buckets = switch (range) {
+			case "hour" -> this.history.lastHour(topic);
+			case "month" -> this.history.lastDays(30, topic);
+			default -> throw new IllegalArgumentException("Parameter range must be hour or month, was '" + range + "'");
+		};
+		return ServerResponse.ok().body(new HistoryView(range, topic, buckets));
+	}
+
+	private ServerResponse delete(ServerRequest request) {
+		String topic = request.pathVariable("topic");
+		String id = request.pathVariable("id");
+		boolean done = this.operations.cancel(topic, id) || this.operations.purgeDead(topic, id);
+		return done ? ServerResponse.ok().body(Map.of("done", true)) : error(HttpStatus.CONFLICT, "Job '" + id
+				+ "' of topic '" + topic + "' is neither pending nor dead: it is running, done or unknown");
+	}
+
+	private ServerResponse runNow(ServerRequest request) {
+		String topic = request.pathVariable("topic");
+		String id = request.pathVariable("id");
+		return this.operations.reschedule(topic, id, Duration.ZERO) ? ServerResponse.ok().body(Map.of("done", true))
+				: error(HttpStatus.CONFLICT, "Job '" + id + "' of topic '" + topic
+						+ "' is not pending: it is running, dead, done or unknown");
+	}
+
+	private ServerResponse requeue(ServerRequest request) {
+		String topic = request.pathVariable("topic");
+		String id = request.pathVariable("id");
+		return this.operations.requeueDead(topic, id) ? ServerResponse.ok().body(Map.of("done", true))
+				: error(HttpStatus.CONFLICT, "Job '" + id + "' of topic '" + topic + "' is not dead");
+	}
+
+	private ServerResponse requeueDead(ServerRequest request) {
+		return ServerResponse.ok().body(Map.of("requeued", this.operations.requeueDead(request.pathVariable("topic"))));
+	}
+
+	private ServerResponse purgeDead(ServerRequest request) {
+		return ServerResponse.ok().body(Map.of("purged", this.operations.purgeDead(request.pathVariable("topic"))));
+	}
+
+	private ServerResponse pause(ServerRequest request) {
+		this.operations.pause(request.pathVariable("topic"));
+		return ServerResponse.ok().body(Map.of("paused", true));
+	}
+
+	private ServerResponse resume(ServerRequest request) {
+		this.operations.resume(request.pathVariable("topic"));
+		return ServerResponse.ok().body(Map.of("paused", false));
+	}
+
+	private long redisNow() {
+		Long time = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+		return (time != null) ? time : System.currentTimeMillis();
+	}
+
+	private static JobState state(String state) {
+		for (JobState candidate : JobState.values()) {
+			if (candidate.name().toLowerCase(Locale.ROOT).equals(state)) {
+				return candidate;
+			}
+		}
+		throw new IllegalArgumentException(
+				"Parameter state must be delayed, ready, running or dead, was '" + state + "'");
+	}
+
+	private static int number(ServerRequest request, String name, int otherwise) {
+		Optional<String> value = request.param(name);
+		if (value.isEmpty()) {
+			return otherwise;
+		}
+		try {
+			return Integer.parseInt(value.get());
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException(
+					"Parameter " + name + " must be a whole number, was '" + value.get() + "'");
+		}
+	}
+
+	private static JobInfo hideValues(JobInfo job) {
+		Map<String, String> headers = new LinkedHashMap<>();
+		job.headers().keySet().forEach((name) -> headers.put(name, HIDDEN));
+		return new JobInfo(job.id(), job.topic(), job.state(), job.attempts(), job.dueAt(), job.createdAt(),
+				job.lastError(), headers, HIDDEN);
+	}
+
+	private static ServerResponse error(HttpStatus status, @Nullable String message) {
+		return ServerResponse.status(status).body(new ErrorView(status.value(), message));
+	}
+
+	@FunctionalInterface
+	private interface Handler {
+
+		ServerResponse handle(ServerRequest request);
+
+	}
+
+	/**
+	 * Every topic at one instant of the Redis clock.
+	 *
+	 * @param at the Redis clock when read
+	 * @param topics the topics
+	 */
+	public record TopicsView(Instant at, List<TopicRow> topics) {
+
+	}
+
+	/**
+	 * One topic of the overview.
+	 *
+	 * @param topic the topic
+	 * @param delayed jobs waiting for their due time
+	 * @param ready jobs due and waiting for a listener
+	 * @param running jobs being handled
+	 * @param dead jobs that failed for good
+	 * @param paused whether listeners claim none of its jobs
+	 * @param dueLagMillis how late the oldest ready job is, or {@code null} when none is
+	 * ready
+	 * @param listeners the listeners consuming it on every instance
+	 * @param noConsumer whether no running listener consumes it
+	 */
+	public record TopicRow(String topic, long delayed, long ready, long running, long dead, boolean paused,
+			@Nullable Long dueLagMillis, List<ListenerRow> listeners, boolean noConsumer) {
+
+	}
+
+	/**
+	 * A listener of a topic on one instance.
+	 *
+	 * @param instance the instance
+	 * @param host its host
+	 * @param id the listener id
+	 * @param concurrency its handlers at once
+	 * @param running whether it runs
+	 */
+	public record ListenerRow(String instance, String host, String id, int concurrency, boolean running) {
+
+		static List<ListenerRow> of(String topic, List<ListenerPresence.Instance> instances) {
+			List<ListenerRow> rows = new ArrayList<>();
+			for (ListenerPresence.Instance instance : instances) {
+				for (ListenerPresence.Listener listener : instance.listeners()) {
+					if (listener.topics().contains(topic)) {
+						rows.add(new ListenerRow(instance.id(), instance.host(), listener.id(), listener.concurrency(),
+								listener.running()));
+					}
+				}
+			}
+			return rows;
+		}
+
+	}
+
+	/**
+	 * A page of jobs.
+	 *
+	 * @param topic the topic
+	 * @param state the state listed
+	 * @param offset how many were skipped
+	 * @param count the page size asked for
+	 * @param jobs the page, oldest first
+	 */
+	public record JobsView(String topic, String state, int offset, int count, List<JobRow> jobs) {
+
+	}
+
+	/**
+	 * One job of a page, without payload and headers.
+	 *
+	 * @param id the id
+	 * @param dueAt its due time
+	 * @param createdAt when it was sent
+	 * @param attempts deliveries made
+	 * @param lastError its last failure, if any
+	 */
+	public record JobRow(String id, Instant dueAt, Instant createdAt, int attempts, @Nullable String lastError) {
+
+		static JobRow of(JobInfo job) {
+			return new JobRow(job.id(), job.dueAt(), job.createdAt(), job.attempts(), job.lastError());
+		}
+
+	}
+
+	/**
+	 * Throughput per minute of the last hour or per day of the last 30 days.
+	 *
+	 * @param range {@code hour} or {@code month}
+	 * @param topic the topic, or {@code null} for all
+	 * @param buckets the buckets, oldest first
+	 */
+	public record HistoryView(String range, @Nullable String topic, List<ThroughputHistory.Bucket> buckets) {
+
+	}
+
+	/**
+	 * Why a request was refused.
+	 *
+	 * @param status the HTTP status
+	 * @param message the reason
+	 */
+	public record ErrorView(int status, @Nullable String message) {
+
+	}
+
+}

@@ -1,0 +1,265 @@
+package io.github.delayqueue.dashboard;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.NonRetryableJobException;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The dashboard's JSON API in a real web application on a random port, called over HTTP
+ * as the page and a forger would call it, against a real Redis.
+ */
+@ExtendWith(RedisExtension.class)
+class DashboardApiIntegrationTests {
+
+	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private final JsonMapper json = JsonMapper.builder().build();
+
+	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
+
+	private RedisTestServer server;
+
+	@BeforeEach
+	void setUp(RedisTestServer server) {
+		server.flushAll();
+		this.server = server;
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.contexts.forEach(ConfigurableApplicationContext::close);
+	}
+
+	@Test
+	void showsTopicsWithCountsPauseListenersAndDueLag() throws Exception {
+		String base = start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		queue.send("shown", "a", Duration.ofHours(1));
+		queue.send("unheard", "b");
+		queue.pause("unheard");
+
+		Answer topics = get(base + "/api/topics");
+
+		assertThat(topics.status()).isEqualTo(200);
+		JsonNode shown = row(topics.json(), "shown");
+		assertThat(shown.path("delayed").asLong()).isEqualTo(1);
+		assertThat(shown.path("paused").asBoolean()).isFalse();
+		JsonNode unheard = row(topics.json(), "unheard");
+		assertThat(unheard.path("ready").asLong()).isEqualTo(1);
+		assertThat(unheard.path("paused").asBoolean()).isTrue();
+		assertThat(unheard.path("noConsumer").asBoolean()).isTrue();
+		assertThat(unheard.path("dueLagMillis").asLong()).isGreaterThanOrEqualTo(0);
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(row(get(base + "/api/topics").json(), "dashboard.jobs").path("listeners"))
+				.isNotEmpty());
+	}
+
+	@Test
+	void pagesJobsAndShowsOneWithItsPayloadUnlessHidden() throws Exception {
+		String base = start();
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		String sooner = queue.send(JobRequest.builder("paged", new Order(1))
+			.header("Authorization", "Bearer secret")
+			.delay(Duration.ofMinutes(1))
+			.build());
+		String later = queue.send("paged", new Order(2), Duration.ofMinutes(2));
+
+		Answer page = get(base + "/api/topics/paged/jobs?state=delayed&count=1");
+		assertThat(page.json().at("/jobs/0/id").asString()).isEqualTo(sooner);
+		assertThat(
+				get(base + "/api/topics/paged/jobs?state=delayed&offset=1&count=1").json().at("/jobs/0/id").asString())
+			.isEqualTo(later);
+		Answer job = get(base + "/api/topics/paged/jobs/" + sooner);
+		assertThat(job.status()).isEqualTo(200);
+		assertThat(job.json().path("payloadJson").asString()).contains("\"number\":1");
+		assertThat(job.json().at("/headers/Authorization").asString()).isEqualTo("Bearer secret");
+		assertThat(get(base + "/api/topics/paged/jobs/nope").status()).isEqualTo(404);
+
+		String hidden = start("delayqueue.dashboard.show-payloads=false");
+		Answer masked = get(hidden + "/api/topics/paged/jobs/" + sooner);
+		assertThat(masked.body()).doesNotContain("secret").doesNotContain("number");
+	}
+
+	@Test
+	void refusesBadInputNamingIt() throws Exception {
+		String base = start();
+		assertThat(get(base + "/api/topics/paged/jobs?state=gone").json().path("message").asString())
+			.contains("'gone'");
+		assertThat(get(base + "/api/topics/paged/jobs?count=501").status()).isEqualTo(400);
+		assertThat(get(base + "/api/topics/paged/jobs?count=ten").json().path("message").asString()).contains("'ten'");
+		Answer badTopic = get(base + "/api/topics/bad%20topic/jobs");
+		assertThat(badTopic.status()).isEqualTo(400);
+		assertThat(badTopic.json().path("message").asString()).contains("bad topic");
+		assertThat(get(base + "/api/history?range=year").status()).isEqualTo(400);
+	}
+
+	@Test
+	void actsWhenWritableAndSameOrigin() throws Exception {
+		String base = start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		String delayed = queue.send("acted", "x", Duration.ofHours(1));
+
+		assertThat(post(base + "/api/topics/acted/jobs/" + delayed + "/run-now", origin(base)).status()).isEqualTo(200);
+		assertThat(queue.find("acted", delayed).orElseThrow().state()).isEqualTo(JobState.READY);
+		assertThat(post(base + "/api/topics/acted/pause", null).status()).isEqualTo(200);
+		assertThat(queue.isPaused("acted")).isTrue();
+		assertThat(post(base + "/api/topics/acted/resume", origin(base)).status()).isEqualTo(200);
+		assertThat(queue.isPaused("acted")).isFalse();
+		assertThat(delete(base + "/api/topics/acted/jobs/" + delayed).status()).isEqualTo(200);
+		assertThat(queue.find("acted", delayed)).isEmpty();
+
+		String dead = queue.send("dashboard.jobs", "fail");
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> queue.find("dashboard.jobs", dead).map((job) -> job.state() == JobState.DEAD).orElse(false));
+		assertThat(post(base + "/api/topics/dashboard.jobs/jobs/" + dead + "/requeue", origin(base)).status())
+			.isEqualTo(200);
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> queue.find("dashboard.jobs", dead).map((job) -> job.state() == JobState.DEAD).orElse(false));
+		Answer purged = post(base + "/api/topics/dashboard.jobs/purge-dead", origin(base));
+		assertThat(purged.json().path("purged").asLong()).isEqualTo(1);
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(get(base + "/api/history?range=hour").json().at("/buckets/59/dead").asLong()
+					+ get(base + "/api/history?range=hour").json().at("/buckets/58/dead").asLong())
+				.isEqualTo(2));
+	}
+
+	@Test
+	void refusesChangesWhenReadOnlyOrFromAnotherOrigin() throws Exception {
+		String readOnly = start();
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		String id = queue.send("guarded", "x", Duration.ofHours(1));
+		Answer refused = post(readOnly + "/api/topics/guarded/pause", origin(readOnly));
+		assertThat(refused.status()).isEqualTo(403);
+		assertThat(refused.json().path("message").asString()).contains("read-only");
+		assertThat(delete(readOnly + "/api/topics/guarded/jobs/" + id).status()).isEqualTo(403);
+		assertThat(queue.isPaused("guarded")).isFalse();
+		assertThat(queue.find("guarded", id)).isPresent();
+
+		String writable = start("delayqueue.dashboard.read-only=false");
+		Answer forged = post(writable + "/api/topics/guarded/pause", "http://evil.example");
+		assertThat(forged.status()).isEqualTo(403);
+		assertThat(forged.json().path("message").asString()).contains("another origin");
+		Answer crossSite = send(HttpRequest.newBuilder(URI.create(writable + "/api/topics/guarded/pause"))
+			.header("Sec-Fetch-Site", "cross-site")
+			.POST(HttpRequest.BodyPublishers.noBody()));
+		assertThat(crossSite.status()).isEqualTo(403);
+		assertThat(queue.isPaused("guarded")).isFalse();
+	}
+
+	@Test
+	void servesThePageAndEveryAnswerWithProtectiveHeaders() throws Exception {
+		String base = start();
+		HttpResponse<String> page = this.client.send(HttpRequest.newBuilder(URI.create(base)).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(page.statusCode()).isEqualTo(200);
+		assertThat(page.body()).contains("delayqueue/api/topics");
+		for (HttpResponse<String> answer : List.of(page,
+				this.client.send(HttpRequest.newBuilder(URI.create(base + "/api/topics")).build(),
+						HttpResponse.BodyHandlers.ofString()))) {
+			assertThat(answer.headers().firstValue("Content-Security-Policy"))
+				.hasValue(DashboardRequestGuard.CONTENT_SECURITY_POLICY);
+			assertThat(answer.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+			assertThat(answer.headers().firstValue("Cache-Control")).hasValue("no-store");
+			assertThat(answer.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+		}
+	}
+
+	private String start(String... properties) {
+		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.data.redis.host=" + this.server.host(),
+				"spring.data.redis.port=" + this.server.port(), "delayqueue.dashboard.enabled=true",
+				"delayqueue.history.flush-interval=200ms", "delayqueue.topics.dashboard.jobs.retry.max-attempts=1"));
+		all.addAll(List.of(properties));
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(DashboardApplication.class)
+			.properties(all.toArray(String[]::new))
+			.run();
+		this.contexts.add(context);
+		return "http://localhost:" + context.getEnvironment().getRequiredProperty("local.server.port") + "/delayqueue";
+	}
+
+	private <T> T bean(Class<T> type) {
+		return this.contexts.get(0).getBean(type);
+	}
+
+	private static String origin(String base) {
+		URI uri = URI.create(base);
+		return uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort();
+	}
+
+	private JsonNode row(JsonNode topics, String topic) {
+		for (JsonNode row : topics.path("topics")) {
+			if (row.path("topic").asString().equals(topic)) {
+				return row;
+			}
+		}
+		throw new AssertionError("No topic '" + topic + "' in " + topics);
+	}
+
+	private Answer get(String url) throws Exception {
+		return send(HttpRequest.newBuilder(URI.create(url)).GET());
+	}
+
+	private Answer post(String url, String origin) throws Exception {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.noBody());
+		if (origin != null) {
+			request.header("Origin", origin);
+		}
+		return send(request);
+	}
+
+	private Answer delete(String url) throws Exception {
+		return send(HttpRequest.newBuilder(URI.create(url)).DELETE());
+	}
+
+	private Answer send(HttpRequest.Builder request) throws IOException, InterruptedException {
+		HttpResponse<String> response = this.client.send(request.timeout(Duration.ofSeconds(30)).build(),
+				HttpResponse.BodyHandlers.ofString());
+		String body = response.body();
+		return new Answer(response.statusCode(), body,
+				body.isEmpty() ? this.json.missingNode() : this.json.readTree(body));
+	}
+
+	record Answer(int status, String body, JsonNode json) {
+	}
+
+	record Order(int number) {
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class DashboardApplication {
+
+		@DelayedJobListener(id = "dashboardJobs", topics = "dashboard.jobs")
+		void fail(String payload) {
+			throw new NonRetryableJobException("fails for the dashboard");
+		}
+
+	}
+
+}
