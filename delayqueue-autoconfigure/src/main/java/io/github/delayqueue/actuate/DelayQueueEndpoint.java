@@ -68,7 +68,7 @@ public class DelayQueueEndpoint {
 	/**
 	 * What a hidden payload or header value shows instead.
 	 */
-	public static final String HIDDEN = "******";
+	public static final String HIDDEN = JobInfo.HIDDEN;
 
 	/**
 	 * The most dead jobs one page may hold.
@@ -195,14 +195,7 @@ public class DelayQueueEndpoint {
 		if (job == null || this.showValues.isShown(securityContext, this.roles)) {
 			return job;
 		}
-		return hideValues(job);
-	}
-
-	private static JobInfo hideValues(JobInfo job) {
-		Map<String, String> headers = new LinkedHashMap<>();
-		job.headers().keySet().forEach((name) -> headers.put(name, HIDDEN));
-		return new JobInfo(job.id(), job.topic(), job.state(), job.attempts(), job.dueAt(), job.createdAt(),
-				job.lastError(), headers, HIDDEN);
+		return job.withoutValues();
 	}
 
 	/**

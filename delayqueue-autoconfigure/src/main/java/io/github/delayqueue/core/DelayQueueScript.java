@@ -48,8 +48,6 @@ public enum DelayQueueScript {
 	FIND("find"),
 	/** Reads the counts of each state. */
 	COUNT_STATES("count-states"),
-	/** Reads a page of dead jobs. */
-	READ_DEAD("read-dead"),
 	/** Reads a page of jobs in one state. */
 	READ_PAGE("read-page");
 

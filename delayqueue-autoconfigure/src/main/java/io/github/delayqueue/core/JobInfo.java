@@ -1,6 +1,7 @@
 package io.github.delayqueue.core;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -23,10 +24,28 @@ public record JobInfo(String id, String topic, JobState state, int attempts, Ins
 		@Nullable String lastError, Map<String, String> headers, String payloadJson) {
 
 	/**
+	 * What a hidden payload or header value shows instead.
+	 */
+	public static final String HIDDEN = "******";
+
+	/**
 	 * Create a job description, keeping an unmodifiable copy of the headers.
 	 */
 	public JobInfo {
 		headers = Map.copyOf(headers);
+	}
+
+	/**
+	 * Return this job with its payload and header values replaced by {@link #HIDDEN}, for
+	 * showing to someone who may not see them: they may hold personal data or
+	 * credentials, such as the {@code Authorization} header of an HTTP callback.
+	 * @return the job without values
+	 */
+	public JobInfo withoutValues() {
+		Map<String, String> masked = new LinkedHashMap<>();
+		this.headers.keySet().forEach((name) -> masked.put(name, HIDDEN));
+		return new JobInfo(this.id, this.topic, this.state, this.attempts, this.dueAt, this.createdAt, this.lastError,
+				masked, HIDDEN);
 	}
 
 }

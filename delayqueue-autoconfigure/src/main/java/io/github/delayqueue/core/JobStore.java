@@ -237,27 +237,7 @@ public final class JobStore {
 	 * @return the jobs
 	 */
 	public List<JobInfo> deadJobs(String topic, int offset, int count) {
-		TopicKeys k = this.keys.topic(topic);
-		List<String> scriptKeys = List.of(k.dead(), k.jobs(), k.attempts(), k.errors());
-		List<JobInfo> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
-		long next = offset;
-		int left = count;
-		while (left > 0) {
-			int wanted = Math.min(left, MAX_READ_PAGE);
-			List<Object> reply = this.scripts.run(DelayQueueScript.READ_DEAD, scriptKeys, String.valueOf(next),
-					String.valueOf(wanted));
-			for (int i = 0; i + 3 < reply.size(); i += 4) {
-				jobs.add(info(topic, (String) reply.get(i), (String) reply.get(i + 1), JobState.DEAD,
-						(int) ScriptRunner.asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
-			}
-			int read = reply.size() / 4;
-			if (read < wanted) {
-				break;
-			}
-			next += read;
-			left -= read;
-		}
-		return jobs;
+		return jobs(topic, JobState.DEAD, offset, count);
 	}
 
 	/**

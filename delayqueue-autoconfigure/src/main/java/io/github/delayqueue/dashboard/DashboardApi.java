@@ -3,7 +3,6 @@ package io.github.delayqueue.dashboard;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,8 +43,6 @@ public class DashboardApi {
 	public static final int MAX_PAGE_SIZE = 500;
 
 	private static final int DEFAULT_PAGE_SIZE = 50;
-
-	private static final String HIDDEN = "******";
 
 	private final DelayQueueOperations operations;
 
@@ -148,7 +145,7 @@ public class DashboardApi {
 			return error(HttpStatus.NOT_FOUND, "No job '" + request.pathVariable("id") + "' in topic '"
 					+ request.pathVariable("topic") + "': it is done, cancelled or was never sent");
 		}
-		return ServerResponse.ok().body(this.showPayloads ? job.get() : hideValues(job.get()));
+		return ServerResponse.ok().body(this.showPayloads ? job.get() : job.get().withoutValues());
 	}
 
 	private ServerResponse history(ServerRequest request) {
@@ -236,13 +233,6 @@ public class DashboardApi {
 			throw new IllegalArgumentException(
 					"Parameter " + name + " must be a whole number, was '" + value.get() + "'");
 		}
-	}
-
-	private static JobInfo hideValues(JobInfo job) {
-		Map<String, String> headers = new LinkedHashMap<>();
-		job.headers().keySet().forEach((name) -> headers.put(name, HIDDEN));
-		return new JobInfo(job.id(), job.topic(), job.state(), job.attempts(), job.dueAt(), job.createdAt(),
-				job.lastError(), headers, HIDDEN);
 	}
 
 	private static ServerResponse error(HttpStatus status, @Nullable String message) {

@@ -112,14 +112,16 @@ class BoundedCallsTests {
 	}
 
 	@Test
-	void theReadDeadScriptReadsAThousandAtMostWhateverItIsAskedFor() {
+	void thePageScriptReadsAThousandAtMostWhateverItIsAskedFor() {
 		buryJobs("graveyard", 1500);
 		TopicKeys k = this.fixture.keys().topic("graveyard");
 
 		List<Object> reply = this.fixture.scripts()
-			.run(DelayQueueScript.READ_DEAD, List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), "0", "1500");
+			.run(DelayQueueScript.READ_PAGE,
+					List.of(k.dead(), k.jobs(), k.attempts(), k.errors(), k.delayed(), k.running(), k.dead()), "zset",
+					"0", "1500");
 
-		assertThat(reply).hasSize(4 * 1000);
+		assertThat(reply).hasSize(5 * 1000);
 	}
 
 	@Test
