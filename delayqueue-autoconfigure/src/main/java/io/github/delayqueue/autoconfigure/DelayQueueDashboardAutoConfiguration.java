@@ -38,7 +38,7 @@ public final class DelayQueueDashboardAutoConfiguration {
 		DelayQueueProperties.Dashboard dashboard = properties.getDashboard();
 		DashboardApi api = new DashboardApi(operations,
 				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), history.getIfAvailable(),
-				scriptRunner.redis(), dashboard.isShowPayloads());
+				scriptRunner.redis(), dashboard.isShowPayloads(), dashboard.isReadOnly());
 		return api.routes(dashboard.getPath());
 	}
 

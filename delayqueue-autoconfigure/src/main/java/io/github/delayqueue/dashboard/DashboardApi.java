@@ -1,5 +1,6 @@
 package io.github.delayqueue.dashboard;
 
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,6 +55,8 @@ public class DashboardApi {
 
 	private final boolean showPayloads;
 
+	private final boolean readOnly;
+
 	/**
 	 * Create the API.
 	 * @param operations where jobs are read and changed
@@ -61,14 +64,16 @@ public class DashboardApi {
 	 * @param history the throughput history, or {@code null} when it is switched off
 	 * @param redis reads the Redis clock, against which due-lag is measured
 	 * @param showPayloads whether job details show payloads and header values
+	 * @param readOnly whether the page offers no action (the guard refuses them anyway)
 	 */
 	public DashboardApi(DelayQueueOperations operations, ListenerPresence presence, @Nullable ThroughputHistory history,
-			StringRedisTemplate redis, boolean showPayloads) {
+			StringRedisTemplate redis, boolean showPayloads, boolean readOnly) {
 		this.operations = operations;
 		this.presence = presence;
 		this.history = history;
 		this.redis = redis;
 		this.showPayloads = showPayloads;
+		this.readOnly = readOnly;
 	}
 
 	/**
@@ -79,10 +84,17 @@ public class DashboardApi {
 	public RouterFunction<ServerResponse> routes(String path) {
 		String api = path + "/api";
 		String page = DashboardPage.html(path);
+		// The page's links are relative to its parent; with a trailing '/' they would
+		// miss.
+		URI withoutSlash = URI.create("../" + DashboardPage.lastSegment(path));
 		return RouterFunctions.route()
 			.GET(path, (request) -> ServerResponse.ok().contentType(MediaType.TEXT_HTML).body(page))
+			.GET(path + "/", (request) -> ServerResponse.status(HttpStatus.FOUND).location(withoutSlash).build())
+			.GET(api + "/settings", (request) -> handle(this::settings, request))
 			.GET(api + "/topics", (request) -> handle(this::topics, request))
+			.GET(api + "/jobs/{id}", (request) -> handle(this::lookup, request))
 			.GET(api + "/history", (request) -> handle(this::history, request))
+			.GET(api + "/topics/{topic}", (request) -> handle(this::topic, request))
 			.GET(api + "/topics/{topic}/jobs", (request) -> handle(this::jobs, request))
 			.GET(api + "/topics/{topic}/jobs/{id}", (request) -> handle(this::job, request))
 			.DELETE(api + "/topics/{topic}/jobs/{id}", (request) -> handle(this::delete, request))
@@ -92,6 +104,7 @@ public class DashboardApi {
 			.POST(api + "/topics/{topic}/purge-dead", (request) -> handle(this::purgeDead, request))
 			.POST(api + "/topics/{topic}/pause", (request) -> handle(this::pause, request))
 			.POST(api + "/topics/{topic}/resume", (request) -> handle(this::resume, request))
+			.add(DashboardAssets.routes(path))
 			.build();
 	}
 
@@ -104,25 +117,49 @@ public class DashboardApi {
 		}
 	}
 
+	private ServerResponse settings(ServerRequest request) {
+		return ServerResponse.ok()
+			.body(new SettingsView(this.readOnly, this.showPayloads, this.history != null, MAX_PAGE_SIZE));
+	}
+
+	private ServerResponse lookup(ServerRequest request) {
+		String id = request.pathVariable("id");
+		for (String topic : this.operations.topics()) {
+			Optional<JobInfo> job = this.operations.find(topic, id);
+			if (job.isPresent()) {
+				return ServerResponse.ok().body(this.showPayloads ? job.get() : job.get().withoutValues());
+			}
+		}
+		return error(HttpStatus.NOT_FOUND, "No job '" + id + "' in any topic: it is done, cancelled or was never sent");
+	}
+
 	private ServerResponse topics(ServerRequest request) {
 		List<ListenerPresence.Instance> instances = this.presence.read();
 		long now = redisNow();
 		List<TopicRow> rows = new ArrayList<>();
 		for (String topic : this.operations.topics()) {
-			TopicStats stats = this.operations.stats(topic);
-			List<ListenerRow> listeners = ListenerRow.of(topic, instances);
-			Long dueLag = null;
-			if (stats.ready() > 0) {
-				List<JobInfo> oldest = this.operations.jobs(topic, JobState.READY, 0, 1);
-				if (!oldest.isEmpty()) {
-					dueLag = Math.max(0, now - oldest.get(0).dueAt().toEpochMilli());
-				}
-			}
-			rows.add(new TopicRow(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
-					this.operations.isPaused(topic), dueLag, listeners,
-					listeners.stream().noneMatch(ListenerRow::running)));
+			rows.add(row(topic, instances, now));
 		}
 		return ServerResponse.ok().body(new TopicsView(Instant.ofEpochMilli(now), rows));
+	}
+
+	private ServerResponse topic(ServerRequest request) {
+		String topic = request.pathVariable("topic");
+		return ServerResponse.ok().body(row(topic, this.presence.read(), redisNow()));
+	}
+
+	private TopicRow row(String topic, List<ListenerPresence.Instance> instances, long now) {
+		TopicStats stats = this.operations.stats(topic);
+		List<ListenerRow> listeners = ListenerRow.of(topic, instances);
+		Long dueLag = null;
+		if (stats.ready() > 0) {
+			List<JobInfo> oldest = this.operations.jobs(topic, JobState.READY, 0, 1);
+			if (!oldest.isEmpty()) {
+				dueLag = Math.max(0, now - oldest.get(0).dueAt().toEpochMilli());
+			}
+		}
+		return new TopicRow(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
+				this.operations.isPaused(topic), dueLag, listeners, listeners.stream().noneMatch(ListenerRow::running));
 	}
 
 	private ServerResponse jobs(ServerRequest request) {
@@ -243,6 +280,18 @@ public class DashboardApi {
 	private interface Handler {
 
 		ServerResponse handle(ServerRequest request);
+
+	}
+
+	/**
+	 * What the page may show and offer.
+	 *
+	 * @param readOnly whether actions are refused
+	 * @param showPayloads whether payloads and header values are shown
+	 * @param history whether the throughput history is kept
+	 * @param maxPageSize the most jobs one page may hold
+	 */
+	public record SettingsView(boolean readOnly, boolean showPayloads, boolean history, int maxPageSize) {
 
 	}
 

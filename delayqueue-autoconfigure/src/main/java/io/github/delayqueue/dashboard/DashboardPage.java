@@ -1,9 +1,9 @@
 package io.github.delayqueue.dashboard;
 
 /**
- * The dashboard's page. For now a page that names the JSON API; the charts and tables
- * that call it come as static assets of their own, so that the page needs no inline
- * script under its Content-Security-Policy.
+ * The dashboard's page: a shell that loads the stylesheets and the script module, which
+ * draw everything from the JSON API. It holds no inline script or style, so that it runs
+ * under a Content-Security-Policy that allows neither.
  *
  * @author delayqueue contributors
  */
@@ -14,13 +14,16 @@ final class DashboardPage {
 			<html lang="en">
 			<head>
 			<meta charset="utf-8">
+			<meta name="viewport" content="width=device-width, initial-scale=1">
+			<meta name="color-scheme" content="light dark">
 			<title>delayqueue</title>
+			<link rel="stylesheet" href="{last}/assets/uplot/uPlot.min.css">
+			<link rel="stylesheet" href="{last}/assets/dashboard.css">
+			<script type="module" src="{last}/assets/app.js"></script>
 			</head>
 			<body>
-			<h1>delayqueue</h1>
-			<p>The dashboard's JSON API: <a href="{last}/api/topics">topics</a>,
-			<a href="{last}/api/history?range=hour">last hour</a>,
-			<a href="{last}/api/history?range=month">last 30 days</a>.</p>
+			<noscript>The delayqueue dashboard needs JavaScript. Its JSON API is at
+			<a href="{last}/api/topics">{last}/api/topics</a>.</noscript>
 			</body>
 			</html>
 			""";
@@ -29,13 +32,23 @@ final class DashboardPage {
 	}
 
 	/**
-	 * Return the page served at a path. Its links are relative, so that they hold under
-	 * any context path and behind a proxy that adds a prefix.
+	 * Return the page served at a path. Its links are relative to the path's parent, so
+	 * that they hold under any context path and behind a proxy that adds a prefix.
 	 * @param path the dashboard's path
 	 * @return the page
 	 */
 	static String html(String path) {
-		return TEMPLATE.replace("{last}", path.substring(path.lastIndexOf('/') + 1));
+		return TEMPLATE.replace("{last}", lastSegment(path));
+	}
+
+	/**
+	 * Return the last segment of a path, which links relative to the path's parent start
+	 * with.
+	 * @param path the dashboard's path
+	 * @return its last segment
+	 */
+	static String lastSegment(String path) {
+		return path.substring(path.lastIndexOf('/') + 1);
 	}
 
 }

@@ -11,6 +11,7 @@ import java.util.List;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.NonRetryableJobException;
@@ -179,8 +180,24 @@ class DashboardApiIntegrationTests {
 		HttpResponse<String> page = this.client.send(HttpRequest.newBuilder(URI.create(base)).build(),
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(page.statusCode()).isEqualTo(200);
-		assertThat(page.body()).contains("delayqueue/api/topics");
-		for (HttpResponse<String> answer : List.of(page,
+		assertThat(page.body()).contains("src=\"delayqueue/assets/app.js\"").doesNotContain("<script>");
+		HttpResponse<String> script = this.client.send(
+				HttpRequest.newBuilder(URI.create(base + "/assets/app.js")).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(script.statusCode()).isEqualTo(200);
+		assertThat(script.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).containsAnyOf("text/javascript", "application/javascript"));
+		HttpResponse<String> chart = this.client.send(
+				HttpRequest.newBuilder(URI.create(base + "/assets/uplot/uPlot.esm.js")).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(chart.statusCode()).isEqualTo(200);
+		assertThat(chart.body()).contains("export { uPlot as default }");
+		HttpResponse<String> slash = this.client.send(HttpRequest.newBuilder(URI.create(base + "/")).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(slash.statusCode()).isEqualTo(302);
+		assertThat(URI.create(base + "/").resolve(slash.headers().firstValue("Location").orElseThrow()))
+			.isEqualTo(URI.create(base));
+		for (HttpResponse<String> answer : List.of(page, script,
 				this.client.send(HttpRequest.newBuilder(URI.create(base + "/api/topics")).build(),
 						HttpResponse.BodyHandlers.ofString()))) {
 			assertThat(answer.headers().firstValue("Content-Security-Policy"))
@@ -189,6 +206,31 @@ class DashboardApiIntegrationTests {
 			assertThat(answer.headers().firstValue("Cache-Control")).hasValue("no-store");
 			assertThat(answer.headers().firstValue("X-Frame-Options")).hasValue("DENY");
 		}
+	}
+
+	@Test
+	void answersSettingsOneTopicAndALookupByIdInEveryTopic() throws Exception {
+		String base = start("delayqueue.dashboard.show-payloads=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		queue.send(JobRequest.builder("lookup.second", new Order(5)).id("needle").delay(Duration.ofHours(1)).build());
+		queue.send("lookup.first", new Order(6), Duration.ofHours(1));
+
+		JsonNode settings = get(base + "/api/settings").json();
+		Answer topic = get(base + "/api/topics/lookup.second");
+		Answer found = get(base + "/api/jobs/needle");
+		Answer missing = get(base + "/api/jobs/nowhere");
+
+		assertThat(settings.path("readOnly").asBoolean()).isTrue();
+		assertThat(settings.path("showPayloads").asBoolean()).isFalse();
+		assertThat(settings.path("history").asBoolean()).isTrue();
+		assertThat(settings.path("maxPageSize").asInt()).isEqualTo(DashboardApi.MAX_PAGE_SIZE);
+		assertThat(topic.json().path("delayed").asLong()).isEqualTo(1);
+		assertThat(topic.json().path("noConsumer").asBoolean()).isTrue();
+		assertThat(found.status()).isEqualTo(200);
+		assertThat(found.json().path("topic").asString()).isEqualTo("lookup.second");
+		assertThat(found.json().path("payloadJson").asString()).isEqualTo(JobInfo.HIDDEN);
+		assertThat(missing.status()).isEqualTo(404);
+		assertThat(missing.json().path("message").asString()).contains("nowhere").contains("any topic");
 	}
 
 	private String start(String... properties) {

@@ -101,6 +101,10 @@ public final class BenchmarkApplication {
 					CancelLatency.rows(ready, cancel.measure(ready, options.cancelSamples())).forEach(report::add);
 				}
 			}
+			if (options.scenarios().contains("9")) {
+				step("9. dashboard");
+				new DashboardTimings(redis).measure(options.dashboardJobs()).forEach(report::add);
+			}
 			redis.flushAll();
 			report.environment("Load average at end (1, 5, 15 min)", loadAverage());
 			report.environment("Duration", Duration.between(started, Instant.now()).withNanos(0));

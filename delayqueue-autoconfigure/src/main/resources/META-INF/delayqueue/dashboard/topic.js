@@ -1,0 +1,120 @@
+// A topic: its counts, pause, listeners and dead-job actions; tabs of its delayed, ready,
+// running and dead jobs, a page at a time (state, page and page size live in the URL);
+// and its own throughput chart.
+import { api, segment } from './api.js';
+import { el, replace, count, duration, time, relative, firstLine } from './dom.js';
+import { jobActions, deadActions, pauseAction } from './actions.js';
+import { throughputChart } from './throughput.js';
+
+const STATES = ['delayed', 'ready', 'running', 'dead'];
+const PAGE_SIZES = [20, 50, 100, 500];
+const DEFAULT_SIZE = 50;
+
+function wholeNumber(value, otherwise, min, max) {
+	const number = Number.parseInt(value, 10);
+	return Number.isInteger(number) && number >= min && number <= max ? number : otherwise;
+}
+
+function link(topic, state, page, size) {
+	return `#/topics/${segment(topic)}?state=${state}&page=${page}&size=${size}`;
+}
+
+/** Creates the view of one topic. */
+export function topicView(topic, params, settings) {
+	const state = STATES.includes(params.get('state')) ? params.get('state') : 'delayed';
+	const size = wholeNumber(params.get('size'), DEFAULT_SIZE, 1, settings.maxPageSize);
+	const page = wholeNumber(params.get('page'), 1, 1, Number.MAX_SAFE_INTEGER);
+	const offset = (page - 1) * size;
+
+	const title = el('h1', {}, el('a', { href: '#/' }, 'Topics'), ' / ', el('span', { id: 'topic-name' }, topic));
+	const facts = el('p', { class: 'facts', id: 'topic-facts' });
+	const toolbar = el('div', { class: 'toolbar', id: 'topic-actions' });
+	const tabs = el('nav', { class: 'tabs', 'aria-label': 'Job states' });
+	const rows = el('tbody', {});
+	const table = el('table', { id: 'jobs', 'data-state': state },
+		el('thead', {}, el('tr', {},
+			el('th', { scope: 'col' }, 'Id'),
+			el('th', { scope: 'col' }, state === 'dead' ? 'Died' : 'Due'),
+			el('th', { scope: 'col' }, 'Sent'),
+			el('th', { scope: 'col', class: 'count' }, 'Attempts'),
+			el('th', { scope: 'col' }, 'Last error'),
+			settings.readOnly ? null : el('th', { scope: 'col' }, ''))),
+		rows);
+	const empty = el('p', { class: 'empty', hidden: true });
+	const pager = el('nav', { class: 'pager', 'aria-label': 'Pages' });
+	const chart = settings.history ? throughputChart(topic) : null;
+	const element = el('div', { class: 'topic' }, title, facts, toolbar, tabs, table, empty, pager,
+		chart ? chart.element : null);
+	let toolbarKey = null;
+
+	function renderTabs(row) {
+		replace(tabs, STATES.map((candidate) => el('a', {
+			href: link(topic, candidate, 1, size), class: 'tab', 'data-tab': candidate,
+			'aria-current': candidate === state ? 'page' : null,
+		}, candidate, el('span', { class: 'tab-count' }, count(row[candidate])))));
+	}
+
+	// Rebuilt only when what it shows changes, so a question being asked survives a refresh.
+	function renderToolbar(row) {
+		const key = `${row.paused}/${row.dead}`;
+		if (key === toolbarKey) {
+			return;
+		}
+		toolbarKey = key;
+		replace(toolbar, pauseAction(topic, row.paused, settings), deadActions(topic, row.dead, settings));
+	}
+
+	function renderFacts(row) {
+		const running = row.listeners.filter((listener) => listener.running);
+		const instances = new Set(running.map((listener) => listener.instance)).size;
+		const threads = running.reduce((sum, listener) => sum + listener.concurrency, 0);
+		replace(facts,
+			row.paused ? el('span', { class: 'badge paused' }, 'paused') : null,
+			row.noConsumer ? el('span', { class: 'badge warning' }, 'no consumer') : null,
+			row.dueLagMillis === null ? 'No job is waiting for a listener' : `The oldest ready job waits for ${duration(row.dueLagMillis)}`,
+			` · ${instances} ${instances === 1 ? 'instance' : 'instances'}, ${threads} ${threads === 1 ? 'thread' : 'threads'}`);
+	}
+
+	function jobRow(job, now) {
+		const detail = `#/topics/${segment(topic)}/jobs/${segment(job.id)}`;
+		return el('tr', { 'data-job': job.id },
+			el('td', { class: 'id' }, el('a', { href: detail }, job.id)),
+			el('td', { title: time(job.dueAt) }, relative(job.dueAt, now)),
+			el('td', { title: time(job.createdAt) }, relative(job.createdAt, now)),
+			el('td', { class: 'count' }, count(job.attempts)),
+			el('td', { class: 'error', title: job.lastError || '' }, firstLine(job.lastError)),
+			settings.readOnly ? null : el('td', { class: 'row-actions' },
+				jobActions({ topic, id: job.id, state }, settings)));
+	}
+
+	function renderPager(total, shown) {
+		const pages = Math.max(1, Math.ceil(total / size));
+		replace(pager,
+			page > 1 ? el('a', { href: link(topic, state, page - 1, size), rel: 'prev' }, '← Previous') : null,
+			el('span', {}, total === 0 ? 'No jobs' : `${count(offset + 1)}–${count(offset + shown)} of ${count(total)} · page ${count(page)} of ${count(pages)}`),
+			page < pages ? el('a', { href: link(topic, state, page + 1, size), rel: 'next' }, 'Next →') : null,
+			el('label', {}, 'Per page ', el('select', {
+				id: 'page-size',
+				onchange: (event) => { location.hash = link(topic, state, 1, event.target.value); },
+			}, PAGE_SIZES.concat(PAGE_SIZES.includes(size) ? [] : [size]).sort((a, b) => a - b)
+				.map((option) => el('option', { value: option, selected: option === size }, option)))));
+	}
+
+	async function refresh() {
+		const [row, jobs] = await Promise.all([
+			api.topic(topic),
+			api.jobs(topic, state, offset, size),
+			chart ? chart.refresh() : null,
+		]);
+		const now = Date.now();
+		renderFacts(row);
+		renderToolbar(row);
+		renderTabs(row);
+		replace(rows, jobs.jobs.map((job) => jobRow(job, now)));
+		empty.hidden = jobs.jobs.length > 0;
+		empty.textContent = offset > 0 ? 'No jobs on this page.' : `No ${state} jobs.`;
+		renderPager(row[state], jobs.jobs.length);
+	}
+
+	return { element, refresh, close: () => chart && chart.close() };
+}

@@ -1,0 +1,286 @@
+package io.github.delayqueue.dashboard;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.NonRetryableJobException;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The dashboard as an operator sees it: a real web application on a random port, a real
+ * Redis, and headless Chromium clicking through the page. Screenshots of the overview and
+ * of a topic land in {@code target/screenshots}.
+ */
+@ExtendWith(RedisExtension.class)
+class DashboardBrowserTests {
+
+	private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
+
+	private RedisTestServer server;
+
+	private HeadlessChromium browser;
+
+	@BeforeEach
+	void setUp(RedisTestServer server) {
+		server.flushAll();
+		this.server = server;
+		this.browser = HeadlessChromium.start();
+	}
+
+	@AfterEach
+	void tearDown() {
+		if (this.browser != null) {
+			this.browser.close();
+		}
+		this.contexts.forEach(ConfigurableApplicationContext::close);
+	}
+
+	@Test
+	void overviewShowsTopicsCountsListenersAndThroughput() throws Exception {
+		String page = start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		for (int i = 0; i < 40; i++) {
+			queue.send("orders.confirm", "order-" + i);
+		}
+		for (int i = 0; i < 3; i++) {
+			queue.send("orders.timeout", "late-" + i, Duration.ofMinutes(30));
+		}
+		queue.send("invoices.unheard", "invoice-1");
+		await().atMost(PATIENCE).until(() -> queue.stats("orders.confirm").pending() == 0);
+
+		this.browser.open(page);
+
+		await().atMost(PATIENCE).untilAsserted(() -> {
+			assertThat(this.browser.text("tr[data-topic='orders.timeout'] td[data-state='delayed']")).isEqualTo("3");
+			assertThat(this.browser.text("tr[data-topic='invoices.unheard'] td[data-state='ready']")).isEqualTo("1");
+			assertThat(this.browser.text("tr[data-topic='invoices.unheard'] td.listeners")).isEqualTo("no consumer");
+			assertThat(this.browser.text("tr[data-topic='orders.timeout'] td.listeners"))
+				.isEqualTo("1 instance · 2 threads");
+			assertThat(this.browser.text("#throughput-totals")).contains("40 completed");
+		});
+		assertThat(this.browser.all("#throughput-plot canvas")).isNotEmpty();
+		this.browser.screenshot("dashboard-overview");
+		this.browser.preferDark(true);
+		this.browser.screenshot("dashboard-overview-dark");
+	}
+
+	@Test
+	void jobFoundByIdFromTheOverviewOpensItsDetail() throws Exception {
+		String page = start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		queue.send(JobRequest.builder("orders.timeout", new Order(42, "EUR"))
+			.id("order-42")
+			.delay(Duration.ofHours(2))
+			.header("tenant", "acme")
+			.build());
+		this.browser.open(page);
+		await().atMost(PATIENCE).until(() -> !this.browser.all("tr[data-topic='orders.timeout']").isEmpty());
+
+		this.browser.one("#lookup").sendKeys("order-42\n");
+
+		await().atMost(PATIENCE).untilAsserted(() -> {
+			assertThat(this.browser.text("#job-id")).isEqualTo("order-42");
+			assertThat(this.browser.text("#job-state")).isEqualTo("delayed");
+			assertThat(this.browser.text("#job-payload")).contains("\"number\": 42").contains("\"currency\": \"EUR\"");
+			assertThat(this.browser.text("#job-headers")).contains("tenant").contains("acme");
+		});
+		this.browser.one("button[data-action='run-now']").click();
+		await().atMost(PATIENCE)
+			.untilAsserted(() -> assertThat(this.browser.text("#notice")).contains("ready to run now"));
+		await().atMost(PATIENCE).until(() -> queue.find("orders.timeout", "order-42").isEmpty());
+	}
+
+	@Test
+	void deadJobIsRequeuedFromItsTopicAndTheCountsChange() throws Exception {
+		String page = start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		for (int i = 0; i < 3; i++) {
+			queue.send(JobRequest.builder("payments.capture", Map.of("payment", i)).id("payment-" + i).build());
+		}
+		await().atMost(PATIENCE).until(() -> queue.stats("payments.capture").dead() == 3);
+
+		this.browser.open(page + "#/topics/payments.capture?state=dead&size=20");
+		await().atMost(PATIENCE).untilAsserted(() -> {
+			assertThat(this.browser.all("#jobs tr[data-job]")).hasSize(3);
+			assertThat(this.browser.text("a[data-tab='dead'] .tab-count")).isEqualTo("3");
+		});
+		this.browser.screenshot("dashboard-topic");
+
+		// The payment service is fixed: requeued jobs now succeed.
+		bean(PaymentService.class).fixed.set(true);
+		this.browser.one("tr[data-job='payment-1'] button[data-action='requeue']").click();
+
+		await().atMost(PATIENCE).untilAsserted(() -> {
+			assertThat(this.browser.text("a[data-tab='dead'] .tab-count")).isEqualTo("2");
+			assertThat(this.browser.all("#jobs tr[data-job]")).hasSize(2);
+		});
+		assertThat(queue.find("payments.capture", "payment-1").map((job) -> job.state()))
+			.isNotEqualTo(java.util.Optional.of(JobState.DEAD));
+
+		this.browser.one("button[data-action='requeue-dead']").click();
+		assertThat(this.browser.text(".question")).isEqualTo("Requeue 2 dead jobs of payments.capture?");
+		this.browser.one("button[data-action='requeue-dead-confirm']").click();
+
+		await().atMost(PATIENCE).untilAsserted(() -> {
+			assertThat(this.browser.text("a[data-tab='dead'] .tab-count")).isEqualTo("0");
+			assertThat(this.browser.text("#notice")).contains("2 dead jobs of payments.capture were requeued");
+		});
+		await().atMost(PATIENCE)
+			.until(() -> queue.stats("payments.capture").pending() + queue.stats("payments.capture").dead() == 0);
+	}
+
+	@Test
+	void pauseFromTheTopicStopsClaimsAndResumeLetsThemRun() {
+		String page = start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		this.browser.open(page + "#/topics/orders.timeout");
+		await().atMost(PATIENCE).until(() -> !this.browser.all("button[data-action='pause']").isEmpty());
+
+		this.browser.one("button[data-action='pause']").click();
+		await().atMost(PATIENCE).untilAsserted(() -> assertThat(this.browser.text("#topic-facts")).contains("paused"));
+		assertThat(queue.isPaused("orders.timeout")).isTrue();
+		queue.send("orders.timeout", "held");
+		await().atMost(PATIENCE)
+			.untilAsserted(() -> assertThat(this.browser.text("a[data-tab='ready'] .tab-count")).isEqualTo("1"));
+
+		this.browser.one("button[data-action='resume']").click();
+		await().atMost(PATIENCE).until(() -> queue.stats("orders.timeout").pending() == 0);
+		assertThat(queue.isPaused("orders.timeout")).isFalse();
+	}
+
+	@Test
+	void readOnlyPageUnderAContextPathShowsNoActionAndRefusesAForgedPost() throws Exception {
+		String page = start("server.servlet.context-path=/ops");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		queue.send(JobRequest.builder("payments.capture", Map.of("payment", 7)).id("payment-7").build());
+		await().atMost(PATIENCE).until(() -> queue.stats("payments.capture").dead() == 1);
+		queue.send("orders.timeout", "soon", Duration.ofHours(1));
+
+		this.browser.open(page + "#/topics/payments.capture?state=dead");
+		await().atMost(PATIENCE).untilAsserted(() -> {
+			assertThat(this.browser.all("#jobs tr[data-job='payment-7']")).hasSize(1);
+			assertThat(this.browser.text("#read-only")).isEqualTo("read-only");
+		});
+		assertThat(this.browser.all("button[data-action]")).isEmpty();
+		this.browser.open(page + "#/topics/orders.timeout/jobs/"
+				+ queue.jobs("orders.timeout", JobState.DELAYED, 0, 1).get(0).id());
+		await().atMost(PATIENCE).untilAsserted(() -> assertThat(this.browser.text("#job-state")).isEqualTo("delayed"));
+		assertThat(this.browser.all("button[data-action]")).isEmpty();
+
+		long status = this.browser.fetchStatus("POST", "delayqueue/api/topics/payments.capture/jobs/payment-7/requeue");
+
+		assertThat(status).isEqualTo(403);
+		assertThat(queue.stats("payments.capture").dead()).isEqualTo(1);
+	}
+
+	@Test
+	void postFromAnotherOriginIsRefused() throws Exception {
+		String page = start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		queue.send(JobRequest.builder("payments.capture", Map.of("payment", 9)).id("payment-9").build());
+		await().atMost(PATIENCE).until(() -> queue.stats("payments.capture").dead() == 1);
+		String target = page + "/api/topics/payments.capture/jobs/payment-9/requeue";
+		String elsewhere = page.replace("localhost", "127.0.0.1");
+		this.browser.open(elsewhere);
+		await().atMost(PATIENCE).until(() -> !this.browser.all("header").isEmpty());
+
+		long crossOrigin = this.browser.fetchStatus("POST", target);
+
+		assertThat(crossOrigin).isEqualTo(-1);
+		assertThat(queue.stats("payments.capture").dead()).isEqualTo(1);
+		bean(PaymentService.class).fixed.set(true);
+		this.browser.open(page);
+		assertThat(this.browser.fetchStatus("POST", target)).isEqualTo(200);
+		await().atMost(PATIENCE)
+			.until(() -> queue.stats("payments.capture").dead() + queue.stats("payments.capture").pending() == 0);
+	}
+
+	private String start(String... properties) {
+		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.data.redis.host=" + this.server.host(),
+				"spring.data.redis.port=" + this.server.port(), "delayqueue.dashboard.enabled=true",
+				"delayqueue.history.flush-interval=200ms", "delayqueue.topics.payments.capture.retry.max-attempts=1"));
+		all.addAll(List.of(properties));
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(ShopApplication.class)
+			.properties(all.toArray(String[]::new))
+			.run();
+		this.contexts.add(context);
+		String contextPath = context.getEnvironment().getProperty("server.servlet.context-path", "");
+		return "http://localhost:" + context.getEnvironment().getRequiredProperty("local.server.port") + contextPath
+				+ "/delayqueue";
+	}
+
+	private <T> T bean(Class<T> type) {
+		return this.contexts.get(0).getBean(type);
+	}
+
+	record Order(int number, String currency) {
+
+	}
+
+	static class PaymentService {
+
+		final AtomicBoolean fixed = new AtomicBoolean();
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class ShopApplication {
+
+		@Bean
+		PaymentService paymentService() {
+			return new PaymentService();
+		}
+
+		@Bean
+		Listeners listeners(PaymentService payments) {
+			return new Listeners(payments);
+		}
+
+	}
+
+	static class Listeners {
+
+		private final PaymentService payments;
+
+		Listeners(PaymentService payments) {
+			this.payments = payments;
+		}
+
+		@DelayedJobListener(id = "orderTimeouts", topics = { "orders.timeout", "orders.confirm" }, concurrency = "2")
+		void order(Object payload) {
+		}
+
+		@DelayedJobListener(id = "paymentCaptures", topics = "payments.capture")
+		void capture(Map<String, Object> payment) {
+			if (!this.payments.fixed.get()) {
+				throw new NonRetryableJobException("card issuer unavailable for payment " + payment.get("payment"));
+			}
+		}
+
+	}
+
+}

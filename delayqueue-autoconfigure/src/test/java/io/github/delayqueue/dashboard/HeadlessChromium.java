@@ -1,0 +1,114 @@
+package io.github.delayqueue.dashboard;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * Debian's Chromium, headless, driven through its chromedriver. Where they are missing a
+ * developer's run skips the browser tests with the command that installs them, but CI
+ * (where {@code CI=true}, and {@code .ci/run} installs both) fails instead.
+ */
+final class HeadlessChromium implements AutoCloseable {
+
+	private static final List<String> BROWSERS = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser");
+
+	private static final List<String> DRIVERS = List.of("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver");
+
+	private final ChromeDriver driver;
+
+	private HeadlessChromium(ChromeDriver driver) {
+		this.driver = driver;
+	}
+
+	static HeadlessChromium start() {
+		File browser = first("CHROMIUM_BINARY", BROWSERS);
+		File driver = first("CHROMEDRIVER", DRIVERS);
+		if (browser == null || driver == null) {
+			String missing = "Headless Chromium is missing (apt-get install chromium chromium-driver)";
+			if ("true".equals(System.getenv("CI"))) {
+				throw new IllegalStateException(missing + "; .ci/run installs it");
+			}
+			Assumptions.abort(missing);
+		}
+		ChromeOptions options = new ChromeOptions();
+		options.setBinary(browser);
+		options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+				"--window-size=1280,900", "--lang=en-US");
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver)
+			.usingAnyFreePort()
+			.build();
+		ChromeDriver chrome = new ChromeDriver(service, options);
+		chrome.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
+		return new HeadlessChromium(chrome);
+	}
+
+	private static File first(String variable, List<String> candidates) {
+		String chosen = System.getenv(variable);
+		if (chosen != null) {
+			return new File(chosen);
+		}
+		return candidates.stream().map(File::new).filter(File::canExecute).findFirst().orElse(null);
+	}
+
+	void open(String url) {
+		this.driver.get(url);
+	}
+
+	List<WebElement> all(String css) {
+		return this.driver.findElements(By.cssSelector(css));
+	}
+
+	WebElement one(String css) {
+		return this.driver.findElement(By.cssSelector(css));
+	}
+
+	String text(String css) {
+		List<WebElement> found = all(css);
+		return found.isEmpty() ? "" : found.get(0).getText();
+	}
+
+	/**
+	 * Run a fetch in the page and return the HTTP status it got, or -1 when the browser
+	 * refused to show the answer (as it does for another origin's).
+	 */
+	long fetchStatus(String method, String url) {
+		Object status = this.driver.executeAsyncScript("""
+				const done = arguments[arguments.length - 1];
+				fetch(arguments[0], { method: arguments[1] })
+					.then((response) => done(response.status), () => done(-1));
+				""", url, method);
+		return ((Number) status).longValue();
+	}
+
+	/** Show the page as a browser set to the dark theme would. */
+	void preferDark(boolean dark) {
+		this.driver.executeCdpCommand("Emulation.setEmulatedMedia",
+				Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", dark ? "dark" : "light"))));
+	}
+
+	Path screenshot(String name) throws IOException {
+		Path target = Path.of("target", "screenshots", name + ".png");
+		Files.createDirectories(target.getParent());
+		Files.write(target, this.driver.getScreenshotAs(OutputType.BYTES));
+		return target;
+	}
+
+	@Override
+	public void close() {
+		this.driver.quit();
+	}
+
+}
