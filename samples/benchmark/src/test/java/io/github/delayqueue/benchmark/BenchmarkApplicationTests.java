@@ -26,21 +26,27 @@ class BenchmarkApplicationTests {
 		BenchmarkOptions options = BenchmarkOptions.parse("--quick", "--out", this.output.toString(), "--enqueue",
 				"200", "--batch", "1000", "--burst", "500", "--light", "100", "--light-window-ms", "300", "--memory",
 				"1000", "--growth", "100,1000", "--growth-probe", "200", "--idle-seconds", "1", "--raw", "1000",
-				"--cancel-sizes", "100,1000", "--cancel-samples", "20");
+				"--cancel-sizes", "100,1000", "--cancel-samples", "20", "--dashboard-jobs", "1000");
 		if (url != null && !url.isBlank()) {
 			options = BenchmarkOptions.parse("--quick", "--redis-url", url, "--out", this.output.toString(),
 					"--enqueue", "200", "--batch", "1000", "--burst", "500", "--light", "100", "--light-window-ms",
 					"300", "--memory", "1000", "--growth", "100,1000", "--growth-probe", "200", "--idle-seconds", "1",
-					"--raw", "1000", "--cancel-sizes", "100,1000", "--cancel-samples", "20");
+					"--raw", "1000", "--cancel-sizes", "100,1000", "--cancel-samples", "20", "--dashboard-jobs",
+					"1000");
 		}
 
 		Report report = BenchmarkApplication.run(options);
 
 		List<String> numbers = report.rows().stream().map((row) -> row.scenario().substring(0, 1)).toList();
-		assertThat(numbers).contains("1", "2", "3", "4", "5", "6", "7", "8");
+		assertThat(numbers).contains("1", "2", "3", "4", "5", "6", "7", "8", "9");
 		for (Report.Row row : report.rows()) {
 			if (row.scenario().startsWith("7")) {
 				assertThat(row.raw()).as(row.scenario()).isPositive();
+			}
+			else if (row.scenario().startsWith("9")) {
+				// Server time of a dashboard answer.
+				assertThat(row.ours()).as(row.scenario()).isPositive();
+				assertThat(row.redisson()).as(row.scenario()).isNull();
 			}
 			else if (row.scenario().startsWith("8")) {
 				// Latencies of our scripts, this version's and the previous one's; Redis
@@ -64,6 +70,7 @@ class BenchmarkApplicationTests {
 			.isPositive();
 		assertThat(report.row("8b. cancel of a done job, 1,000 ready, previous LREM script: Redis busy p50"))
 			.isNotNull();
+		assertThat(report.rows()).filteredOn((row) -> row.scenario().startsWith("9")).hasSize(13);
 		String markdown = Files.readString(this.output.resolve("benchmark.md"));
 		assertThat(markdown).contains("| Scenario | Unit | delayqueue | Redisson |", "CPU cores", "Redis");
 		JsonNode json = JsonMapper.builder().build().readTree(this.output.resolve("benchmark.json").toFile());

@@ -1,12 +1,18 @@
 package io.github.delayqueue.samples.ordertimeout;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +42,7 @@ class OrderTimeoutAotIT {
 				.pollInterval(Duration.ofMillis(250))
 				.failFast("the sample exited", () -> !process.isAlive())
 				.until(() -> read(log).contains("delayqueue demo summary (complete"));
+			assertDashboardAnswers(read(log));
 			process.destroy();
 			assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("stopped within 60 s of SIGTERM").isTrue();
 			String output = read(log);
@@ -54,6 +61,20 @@ class OrderTimeoutAotIT {
 		finally {
 			process.destroyForcibly();
 			Files.deleteIfExists(log);
+		}
+	}
+
+	// The dashboard's routes and its static files come through AOT processing too.
+	private static void assertDashboardAnswers(String output) throws Exception {
+		Matcher port = Pattern.compile("Tomcat started on port (\\d+)").matcher(output);
+		assertThat(port.find()).as("the port in the log").isTrue();
+		HttpClient client = HttpClient.newHttpClient();
+		for (String path : List.of("/delayqueue", "/delayqueue/api/topics", "/delayqueue/assets/app.js",
+				"/delayqueue/assets/uplot/uPlot.esm.js")) {
+			HttpResponse<Void> answer = client.send(
+					HttpRequest.newBuilder(URI.create("http://localhost:" + port.group(1) + path)).build(),
+					HttpResponse.BodyHandlers.discarding());
+			assertThat(answer.statusCode()).as(path).isEqualTo(200);
 		}
 	}
 

@@ -84,6 +84,24 @@ class OrderTimeoutApplicationTests {
 		assertThat(status.is2xxSuccessful()).isTrue();
 	}
 
+	@Test
+	void servesTheDashboardReadOnlyWithTheDemoTopics() {
+		awaitSummary();
+		RestClient client = RestClient.create("http://localhost:" + this.port);
+		String page = client.get().uri("/delayqueue").retrieve().body(String.class);
+		String topics = client.get().uri("/delayqueue/api/topics").retrieve().body(String.class);
+		String settings = client.get().uri("/delayqueue/api/settings").retrieve().body(String.class);
+		HttpStatusCode script = client.get()
+			.uri("/delayqueue/assets/app.js")
+			.retrieve()
+			.toBodilessEntity()
+			.getStatusCode();
+		assertThat(page).contains("delayqueue/assets/app.js");
+		assertThat(topics).contains("\"topic\":\"" + OrderClosed.TOPIC + "\"");
+		assertThat(settings).contains("\"readOnly\":true");
+		assertThat(script.is2xxSuccessful()).isTrue();
+	}
+
 	private DemoSummary awaitSummary() {
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.demo.summary().isPresent());
 		return this.demo.summary().orElseThrow();
