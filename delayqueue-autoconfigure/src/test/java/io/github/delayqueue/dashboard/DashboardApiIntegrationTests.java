@@ -209,6 +209,33 @@ class DashboardApiIntegrationTests {
 	}
 
 	@Test
+	void actsBehindAProxyThatForwardsItsHostAndPrefix() throws Exception {
+		String base = start("delayqueue.dashboard.read-only=false", "server.forward-headers-strategy=framework");
+		String publicOrigin = "https://ops.example";
+		HttpRequest.Builder page = HttpRequest.newBuilder(URI.create(base))
+			.header("X-Forwarded-Proto", "https")
+			.header("X-Forwarded-Host", "ops.example")
+			.header("X-Forwarded-Prefix", "/queues");
+		HttpRequest.Builder pause = HttpRequest.newBuilder(URI.create(base + "/api/topics/proxied/pause"))
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.header("X-Forwarded-Proto", "https")
+			.header("X-Forwarded-Host", "ops.example")
+			.header("X-Forwarded-Prefix", "/queues")
+			.header("Origin", publicOrigin);
+
+		HttpResponse<String> shown = this.client.send(page.build(), HttpResponse.BodyHandlers.ofString());
+		Answer paused = send(pause);
+
+		// Links relative to the page hold under the proxy's prefix; the origin check sees
+		// the public host the browser saw.
+		assertThat(shown.statusCode()).isEqualTo(200);
+		assertThat(shown.body()).contains("href=\"delayqueue/assets/dashboard.css\"").doesNotContain("\"/delayqueue");
+		assertThat(paused.status()).isEqualTo(200);
+		assertThat(bean(DelayQueueOperations.class).isPaused("proxied")).isTrue();
+		assertThat(post(base + "/api/topics/proxied/resume", origin(base)).status()).isEqualTo(200);
+	}
+
+	@Test
 	void answersSettingsOneTopicAndALookupByIdInEveryTopic() throws Exception {
 		String base = start("delayqueue.dashboard.show-payloads=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
@@ -13,6 +14,7 @@ import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.NonRetryableJobException;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
+import jakarta.servlet.Filter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -88,6 +91,25 @@ class DashboardBrowserTests {
 	}
 
 	@Test
+	void pollsEveryFiveSecondsOnlyWhileTheTabIsVisible() {
+		String page = start();
+		AtomicInteger polls = bean(TopicPolls.class).count;
+		this.browser.open(page);
+		await().atMost(PATIENCE).until(() -> polls.get() >= 2);
+
+		String dashboard = this.browser.hideBehindNewTab();
+		int whenHidden = polls.get();
+
+		// Two polling periods with the tab in the background: not one call.
+		await().during(Duration.ofSeconds(11))
+			.atMost(Duration.ofSeconds(20))
+			.until(() -> polls.get() <= whenHidden + 1);
+		int hiddenCalls = polls.get();
+		this.browser.show(dashboard);
+		await().atMost(Duration.ofSeconds(8)).until(() -> polls.get() > hiddenCalls);
+	}
+
+	@Test
 	void jobFoundByIdFromTheOverviewOpensItsDetail() throws Exception {
 		String page = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
@@ -107,7 +129,7 @@ class DashboardBrowserTests {
 			assertThat(this.browser.text("#job-payload")).contains("\"number\": 42").contains("\"currency\": \"EUR\"");
 			assertThat(this.browser.text("#job-headers")).contains("tenant").contains("acme");
 		});
-		this.browser.one("button[data-action='run-now']").click();
+		this.browser.click("button[data-action='run-now']");
 		await().atMost(PATIENCE)
 			.untilAsserted(() -> assertThat(this.browser.text("#notice")).contains("ready to run now"));
 		await().atMost(PATIENCE).until(() -> queue.find("orders.timeout", "order-42").isEmpty());
@@ -131,7 +153,7 @@ class DashboardBrowserTests {
 
 		// The payment service is fixed: requeued jobs now succeed.
 		bean(PaymentService.class).fixed.set(true);
-		this.browser.one("tr[data-job='payment-1'] button[data-action='requeue']").click();
+		this.browser.click("tr[data-job='payment-1'] button[data-action='requeue']");
 
 		await().atMost(PATIENCE).untilAsserted(() -> {
 			assertThat(this.browser.text("a[data-tab='dead'] .tab-count")).isEqualTo("2");
@@ -140,9 +162,9 @@ class DashboardBrowserTests {
 		assertThat(queue.find("payments.capture", "payment-1").map((job) -> job.state()))
 			.isNotEqualTo(java.util.Optional.of(JobState.DEAD));
 
-		this.browser.one("button[data-action='requeue-dead']").click();
+		this.browser.click("button[data-action='requeue-dead']");
 		assertThat(this.browser.text(".question")).isEqualTo("Requeue 2 dead jobs of payments.capture?");
-		this.browser.one("button[data-action='requeue-dead-confirm']").click();
+		this.browser.click("button[data-action='requeue-dead-confirm']");
 
 		await().atMost(PATIENCE).untilAsserted(() -> {
 			assertThat(this.browser.text("a[data-tab='dead'] .tab-count")).isEqualTo("0");
@@ -159,14 +181,14 @@ class DashboardBrowserTests {
 		this.browser.open(page + "#/topics/orders.timeout");
 		await().atMost(PATIENCE).until(() -> !this.browser.all("button[data-action='pause']").isEmpty());
 
-		this.browser.one("button[data-action='pause']").click();
+		this.browser.click("button[data-action='pause']");
 		await().atMost(PATIENCE).untilAsserted(() -> assertThat(this.browser.text("#topic-facts")).contains("paused"));
 		assertThat(queue.isPaused("orders.timeout")).isTrue();
 		queue.send("orders.timeout", "held");
 		await().atMost(PATIENCE)
 			.untilAsserted(() -> assertThat(this.browser.text("a[data-tab='ready'] .tab-count")).isEqualTo("1"));
 
-		this.browser.one("button[data-action='resume']").click();
+		this.browser.click("button[data-action='resume']");
 		await().atMost(PATIENCE).until(() -> queue.stats("orders.timeout").pending() == 0);
 		assertThat(queue.isPaused("orders.timeout")).isFalse();
 	}
@@ -240,6 +262,13 @@ class DashboardBrowserTests {
 
 	}
 
+	/** Counts the page's calls for the overview, as its polling makes them. */
+	static class TopicPolls {
+
+		final AtomicInteger count = new AtomicInteger();
+
+	}
+
 	static class PaymentService {
 
 		final AtomicBoolean fixed = new AtomicBoolean();
@@ -249,6 +278,21 @@ class DashboardBrowserTests {
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	static class ShopApplication {
+
+		@Bean
+		TopicPolls topicPolls() {
+			return new TopicPolls();
+		}
+
+		@Bean
+		FilterRegistrationBean<Filter> topicPollCounter(TopicPolls polls) {
+			FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>((request, response, chain) -> {
+				polls.count.incrementAndGet();
+				chain.doFilter(request, response);
+			});
+			registration.addUrlPatterns("/delayqueue/api/topics");
+			return registration;
+		}
 
 		@Bean
 		PaymentService paymentService() {

@@ -11,7 +11,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -75,9 +77,34 @@ final class HeadlessChromium implements AutoCloseable {
 		return this.driver.findElement(By.cssSelector(css));
 	}
 
+	// The page redraws its tables every few seconds, so an element found a moment ago may
+	// be gone: such a read or click is tried again on the element that replaced it.
 	String text(String css) {
-		List<WebElement> found = all(css);
-		return found.isEmpty() ? "" : found.get(0).getText();
+		for (int attempt = 1;; attempt++) {
+			try {
+				List<WebElement> found = all(css);
+				return found.isEmpty() ? "" : found.get(0).getText();
+			}
+			catch (StaleElementReferenceException ex) {
+				if (attempt == 5) {
+					throw ex;
+				}
+			}
+		}
+	}
+
+	void click(String css) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				one(css).click();
+				return;
+			}
+			catch (StaleElementReferenceException ex) {
+				if (attempt == 5) {
+					throw ex;
+				}
+			}
+		}
 	}
 
 	/**
@@ -91,6 +118,25 @@ final class HeadlessChromium implements AutoCloseable {
 					.then((response) => done(response.status), () => done(-1));
 				""", url, method);
 		return ((Number) status).longValue();
+	}
+
+	/**
+	 * Open a new tab in front of the page, which is then hidden; returns the page's
+	 * handle.
+	 */
+	String hideBehindNewTab() {
+		String page = this.driver.getWindowHandle();
+		this.driver.switchTo().newWindow(WindowType.TAB);
+		return page;
+	}
+
+	/** Bring a tab to the front again. */
+	void show(String tab) {
+		this.driver.switchTo().window(tab);
+	}
+
+	boolean hidden() {
+		return Boolean.TRUE.equals(this.driver.executeScript("return document.hidden"));
 	}
 
 	/** Show the page as a browser set to the dark theme would. */
