@@ -13,6 +13,8 @@ import io.github.delayqueue.core.JobRecordCodec;
 import io.github.delayqueue.core.JobStore;
 import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.observation.DelayQueueSendObservationConvention;
+import io.micrometer.observation.ObservationRegistry;
 import tools.jackson.databind.JacksonModule;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -111,8 +113,14 @@ public final class DelayQueueAutoConfiguration {
 	DelayQueueTemplate delayQueueTemplate(JobStore store, JobRecordCodec codec,
 			@Qualifier(JSON_MAPPER_BEAN_NAME) JsonMapper jsonMapper, DelayQueueProperties properties,
 			JobIdGenerator idGenerator, ObjectProvider<JobPayloadValidator> payloadValidators,
-			ObjectProvider<JobEventListener> eventListeners, DueTimeListenerRelay dueTimeListeners) {
+			ObjectProvider<JobEventListener> eventListeners, DueTimeListenerRelay dueTimeListeners,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<DelayQueueSendObservationConvention> sendConvention) {
 		DelayQueueTemplate template = new DelayQueueTemplate(store, codec, jsonMapper);
+		if (properties.getObservation().isEnabled()) {
+			template.setObservationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
+			template.setSendObservationConvention(sendConvention.getIfUnique());
+		}
 		template.setMaxPayloadBytes(properties.getMaxPayloadSize().toBytes());
 		template.setIdGenerator(idGenerator);
 		template.setPayloadValidators(payloadValidators.orderedStream().toList());

@@ -17,7 +17,9 @@ import io.github.delayqueue.listener.EmptyTopicPruner;
 import io.github.delayqueue.listener.ListenerPresence;
 import io.github.delayqueue.listener.ListenerPresencePublisher;
 import io.github.delayqueue.scheduler.ClaimAnnouncer;
+import io.github.delayqueue.observation.DelayQueueProcessObservationConvention;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -63,7 +65,9 @@ public final class DelayQueueListenerAutoConfiguration {
 			RedisConnectionFactory connectionFactory, TopicPolicies policies, JobRecordCodec codec, JobStore store,
 			ScriptRunner scriptRunner, DelayQueueKeys keys, DelayQueueProperties properties,
 			ObjectProvider<DataRedisProperties> redisProperties, ObjectProvider<JobEventListener> eventListeners,
-			ObjectProvider<DelayedJobScheduler> scheduler, Environment environment) {
+			ObjectProvider<DelayedJobScheduler> scheduler, Environment environment,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<DelayQueueProcessObservationConvention> processConvention) {
 		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, connectionFactory,
 				policies, codec, new JobEventListeners(eventListeners.orderedStream().toList()),
 				pollTimeout(properties, redisProperties.getIfAvailable(), environment),
@@ -72,6 +76,10 @@ public final class DelayQueueListenerAutoConfiguration {
 					scheduler.ifAvailable((available) -> available.addTopic(topic));
 				});
 		factory.setVirtualThreads(Threading.VIRTUAL.isActive(environment));
+		if (properties.getObservation().isEnabled()) {
+			factory.setObservation(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP),
+					processConvention.getIfUnique(), properties.getObservation().getLinkLongDelays());
+		}
 		// Every scheduler, not only this instance's, must learn of the deadlines claims
 		// set: this instance may die holding them, or run no scheduler.
 		factory.setDueTimeListener(new ClaimAnnouncer(scriptRunner.redis(), keys.claimChannel(),

@@ -68,6 +68,8 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 
 	private final Dashboard dashboard = new Dashboard();
 
+	private final Observation observation = new Observation();
+
 	/**
 	 * Largest {@code scheduler.batch-size}: one script call moving more jobs would block
 	 * Redis for too long.
@@ -120,6 +122,11 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 		positive(problems, "delayqueue.scheduler.orphan-check-interval", this.scheduler.orphanCheckInterval);
 		positive(problems, "delayqueue.listener.poll-timeout", this.listener.pollTimeout);
 		positive(problems, "delayqueue.history.flush-interval", this.history.flushInterval);
+		if (this.observation.linkLongDelays != null
+				&& (this.observation.linkLongDelays.isNegative() || this.observation.linkLongDelays.isZero())) {
+			problems.invalid("delayqueue.observation.link-long-delays", this.observation.linkLongDelays,
+					"The duration must be more than zero; leave it unset to continue every send's trace");
+		}
 		if (this.dashboard.path == null || !this.dashboard.path.matches("(/[A-Za-z0-9._~-]+)+")) {
 			problems.invalid("delayqueue.dashboard.path", this.dashboard.path,
 					"The path must start with '/' and hold segments of A-Z a-z 0-9 . _ ~ -, without a trailing '/'");
@@ -202,6 +209,10 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 
 	public Dashboard getDashboard() {
 		return this.dashboard;
+	}
+
+	public Observation getObservation() {
+		return this.observation;
 	}
 
 	/**
@@ -386,6 +397,43 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 
 		public void setShowPayloads(boolean showPayloads) {
 			this.showPayloads = showPayloads;
+		}
+
+	}
+
+	/**
+	 * Settings of the Micrometer observations of sends and handler runs.
+	 */
+	public static class Observation {
+
+		/**
+		 * Whether sends and handler runs are observed when the application has an
+		 * ObservationRegistry; a send then writes the trace context into the job's
+		 * headers, and the handler's run continues that trace.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * A delay after which a handler run no longer continues its send's trace but
+		 * starts a trace of its own with a link to the send's span, so that traces do not
+		 * stay open for days. Unset: every run continues its send's trace.
+		 */
+		private @Nullable Duration linkLongDelays;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable Duration getLinkLongDelays() {
+			return this.linkLongDelays;
+		}
+
+		public void setLinkLongDelays(@Nullable Duration linkLongDelays) {
+			this.linkLongDelays = linkLongDelays;
 		}
 
 	}

@@ -14,6 +14,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.github.delayqueue.observation.DefaultDelayQueueSendObservationConvention;
+import io.github.delayqueue.observation.DelayQueueObservation;
+import io.github.delayqueue.observation.DelayQueueSendContext;
+import io.github.delayqueue.observation.DelayQueueSendObservationConvention;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -78,6 +85,10 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	private DueTimeListener dueTimeListener = (topic, dueAt) -> {
 	};
 
+	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
+
+	private @Nullable DelayQueueSendObservationConvention sendObservationConvention;
+
 	/**
 	 * Create a template.
 	 * @param store the Redis side
@@ -130,6 +141,25 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		this.dueTimeListener = dueTimeListener;
 	}
 
+	/**
+	 * Set where sends are observed. Each send then carries the trace context of its
+	 * observation in the job's headers, for the handler's observation to continue.
+	 * @param observationRegistry the registry, {@link ObservationRegistry#NOOP} to
+	 * observe nothing
+	 */
+	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+		this.observationRegistry = observationRegistry;
+	}
+
+	/**
+	 * Set the names and keys of send observations, replacing
+	 * {@link DefaultDelayQueueSendObservationConvention}.
+	 * @param convention the convention, or {@code null} for the default
+	 */
+	public void setSendObservationConvention(@Nullable DelayQueueSendObservationConvention convention) {
+		this.sendObservationConvention = convention;
+	}
+
 	@Override
 	public String send(String topic, Object payload) {
 		return send(JobRequest.builder(topic, payload).build());
@@ -147,9 +177,39 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public String send(JobRequest request) {
+		if (this.observationRegistry.isNoop()) {
+			return sendOne(request, Map.of());
+		}
+		DelayQueueSendContext context = new DelayQueueSendContext(new LinkedHashMap<>(), topicOf(request),
+				(request != null) ? request.id() : null, 1);
+		Observation observation = observation(context).start();
+		try (Observation.Scope scope = observation.openScope()) {
+			String id = sendOne(request, context.getCarrier());
+			context.setJobId(id);
+			return id;
+		}
+		catch (RuntimeException ex) {
+			observation.error(ex);
+			throw ex;
+		}
+		finally {
+			observation.stop();
+		}
+	}
+
+	private Observation observation(DelayQueueSendContext context) {
+		return DelayQueueObservation.SEND.observation(this.sendObservationConvention,
+				DefaultDelayQueueSendObservationConvention.INSTANCE, () -> context, this.observationRegistry);
+	}
+
+	private static String topicOf(@Nullable JobRequest request) {
+		return (request != null && request.topic() != null) ? request.topic() : DelayQueueObservation.NONE;
+	}
+
+	private String sendOne(JobRequest request, Map<String, String> traceHeaders) {
 		// Not through sendAll: its grouping by topic, slicing and duplicate bookkeeping
 		// took about a tenth of the sending thread's Java time, and one job needs none.
-		Prepared job = prepare(request);
+		Prepared job = prepare(request, traceHeaders);
 		registerTopic(job.topic());
 		for (int attempt = 0;; attempt++) {
 			JobStore.EnqueueOutcome outcome = this.store.enqueue(job.topic(), job.encoded());
@@ -167,10 +227,37 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public List<String> sendAll(Collection<JobRequest> requests) {
+		if (this.observationRegistry.isNoop() || requests.isEmpty()) {
+			return sendBatch(requests, Map.of());
+		}
+		Set<String> topics = new HashSet<>();
+		requests.forEach((request) -> topics.add(topicOf(request)));
+		JobRequest first = requests.iterator().next();
+		DelayQueueSendContext context = new DelayQueueSendContext(new LinkedHashMap<>(),
+				(topics.size() == 1) ? topics.iterator().next() : "multiple",
+				(requests.size() == 1 && first != null) ? first.id() : null, requests.size());
+		Observation observation = observation(context).start();
+		try (Observation.Scope scope = observation.openScope()) {
+			List<String> ids = sendBatch(requests, context.getCarrier());
+			if (ids.size() == 1) {
+				context.setJobId(ids.get(0));
+			}
+			return ids;
+		}
+		catch (RuntimeException ex) {
+			observation.error(ex);
+			throw ex;
+		}
+		finally {
+			observation.stop();
+		}
+	}
+
+	private List<String> sendBatch(Collection<JobRequest> requests, Map<String, String> traceHeaders) {
 		List<Prepared> prepared = new ArrayList<>(requests.size());
 		Set<String> seen = new HashSet<>();
 		for (JobRequest request : requests) {
-			Prepared job = prepare(request);
+			Prepared job = prepare(request, traceHeaders);
 			if (!job.generatedId() && !seen.add(job.topic() + '\u0000' + job.id())) {
 				throw new InvalidJobException(
 						"Job id '" + job.id() + "' appears twice for topic '" + job.topic() + "' in one batch");
@@ -296,7 +383,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 	}
 
-	private Prepared prepare(JobRequest request) {
+	private Prepared prepare(JobRequest request, Map<String, String> traceHeaders) {
 		if (request == null) {
 			throw new InvalidJobException("A job request must not be null");
 		}
@@ -320,8 +407,21 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			}
 		}
 		String payloadJson = serialize(topic, request.payload());
-		String tail = this.codec.encodeTail(request.ttr(), request.maxAttempts(), request.headers(), payloadJson);
+		String tail = this.codec.encodeTail(request.ttr(), request.maxAttempts(),
+				withTraceContext(request.headers(), traceHeaders), payloadJson);
 		return new Prepared(topic, id, generated, due, tail);
+	}
+
+	// The send's trace context replaces one a job carried already (a job sent again from
+	// a handler, with the headers it came with): it is stored once, and it is the
+	// current.
+	private static Map<String, String> withTraceContext(Map<String, String> headers, Map<String, String> traceHeaders) {
+		if (traceHeaders.isEmpty()) {
+			return headers;
+		}
+		Map<String, String> merged = new LinkedHashMap<>(headers);
+		merged.putAll(traceHeaders);
+		return merged;
 	}
 
 	// Capitals mark a generated id, which lets the enqueue script recognise a call of

@@ -33,6 +33,8 @@ public class DelayedJobListenerContainer {
 
 	private final BatchingAcknowledger acknowledger;
 
+	private final HandlerObservations observations;
+
 	private final Object lifecycleMonitor = new Object();
 
 	private volatile @Nullable ContainerRun current;
@@ -48,6 +50,7 @@ public class DelayedJobListenerContainer {
 		this.factory = factory;
 		this.concurrency = concurrency;
 		this.acknowledger = new BatchingAcknowledger(factory.claims()::ack, factory.events());
+		this.observations = factory.observations(endpoint.id());
 		this.claimer = factory.claims()::claim;
 	}
 
@@ -189,7 +192,8 @@ public class DelayedJobListenerContainer {
 			BooleanSupplier interruptedByShutdown) {
 		return new JobExecution(job, claimedAtRedisMillis, claimedAtNanos, this.endpoint.method(),
 				this.factory.policies().forTopic(job.topic()), this.factory.claims(), this.factory.codec(),
-				this.factory.events(), this.factory.dueTimeListener(), this.acknowledger, interruptedByShutdown);
+				this.factory.events(), this.factory.dueTimeListener(), this.acknowledger, interruptedByShutdown,
+				this.observations);
 	}
 
 	@Override

@@ -10,6 +10,10 @@ import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobRecordCodec;
 import io.github.delayqueue.core.TopicPolicies;
 
+import io.github.delayqueue.observation.DelayQueueProcessObservationConvention;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
@@ -41,6 +45,8 @@ public class DelayedJobListenerContainerFactory {
 	};
 
 	private boolean virtualThreads;
+
+	private HandlerObservations observations = HandlerObservations.NONE;
 
 	/**
 	 * Create a factory. Internal: called by the auto-configuration; not part of the
@@ -87,6 +93,21 @@ public class DelayedJobListenerContainerFactory {
 	}
 
 	/**
+	 * Set where handler runs are observed. Each run then continues the trace its job was
+	 * sent in, read from the job's headers.
+	 * @param registry the registry, {@link ObservationRegistry#NOOP} to observe nothing
+	 * @param convention the names and keys, or {@code null} for
+	 * {@link io.github.delayqueue.observation.DefaultDelayQueueProcessObservationConvention}
+	 * @param linkLongDelays how long after its send a job may fall due and its run still
+	 * continue the send's trace; a run of a job due later starts a trace of its own that
+	 * links to the send. {@code null} continues the trace however long the delay.
+	 */
+	public void setObservation(ObservationRegistry registry,
+			@Nullable DelayQueueProcessObservationConvention convention, @Nullable Duration linkLongDelays) {
+		this.observations = new HandlerObservations(registry, convention, "none", linkLongDelays);
+	}
+
+	/**
 	 * Create the container of an endpoint.
 	 * @param endpoint the endpoint
 	 * @return its container, not started
@@ -115,6 +136,10 @@ public class DelayedJobListenerContainerFactory {
 
 	JobEventListener events() {
 		return this.events;
+	}
+
+	HandlerObservations observations(String listenerId) {
+		return this.observations.forListener(listenerId);
 	}
 
 	/**

@@ -11,8 +11,11 @@ import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobRecord;
 import io.github.delayqueue.core.JobRecordCodec;
 import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.listener.HandlerObservations.HandlerObservation;
+import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one claimed delivery on a worker thread and settles it: acknowledged when the
@@ -48,9 +51,13 @@ final class JobExecution implements Runnable {
 
 	private final BooleanSupplier interruptedByShutdown;
 
+	private final HandlerObservations observations;
+
 	JobExecution(ClaimedJob job, long claimedAtRedisMillis, long claimedAtNanos, ListenerMethodAdapter method,
 			TopicPolicy policy, JobClaims claims, JobRecordCodec codec, JobEventListener events,
-			DueTimeListener dueTimeListener, BatchingAcknowledger acknowledger, BooleanSupplier interruptedByShutdown) {
+			DueTimeListener dueTimeListener, BatchingAcknowledger acknowledger, BooleanSupplier interruptedByShutdown,
+			HandlerObservations observations) {
+		this.observations = observations;
 		this.interruptedByShutdown = interruptedByShutdown;
 		this.dueTimeListener = dueTimeListener;
 		this.acknowledger = acknowledger;
@@ -91,8 +98,9 @@ final class JobExecution implements Runnable {
 		long sinceClaimMillis = waitedNanos / 1_000_000;
 		long nowRedis = this.claimedAtRedisMillis + sinceClaimMillis;
 		this.events.jobStarted(topic, Duration.ofMillis(Math.max(0, nowRedis - record.dueAt().toEpochMilli())));
+		HandlerObservation observation = this.observations.start(this.job, record);
 		long start = System.nanoTime();
-		try {
+		try (Observation.Scope scope = observation.openScope()) {
 			this.method.invoke(topic, this.job.id(), this.job.attempt(), record);
 		}
 		catch (Throwable failure) {
@@ -102,14 +110,22 @@ final class JobExecution implements Runnable {
 				logger.info("Job '" + this.job.id() + "' of topic '" + topic
 						+ "' was interrupted by the listener's shutdown; handed back to READY uncounted");
 				withoutInterrupt(this::handBack);
+				observation.stop(null, failure);
 				return;
 			}
-			failed(record, Duration.ofNanos(System.nanoTime() - start), failure);
+			String outcome = null;
+			try {
+				outcome = failed(record, Duration.ofNanos(System.nanoTime() - start), failure);
+			}
+			finally {
+				observation.stop(outcome, failure);
+			}
 			if (failure instanceof VirtualMachineError error) {
 				throw error;
 			}
 			return;
 		}
+		observation.stop(SUCCESS, null);
 		Duration runTime = Duration.ofNanos(System.nanoTime() - start);
 		if (this.interruptedByShutdown.getAsBoolean()) {
 			// Completed despite our interrupt: acknowledge it with the interrupt set
@@ -120,7 +136,14 @@ final class JobExecution implements Runnable {
 		this.acknowledger.acknowledge(this.job, runTime, ttr);
 	}
 
-	private void failed(JobRecord record, Duration runTime, Throwable failure) {
+	// What became of the job, as the process observation reports it.
+	private static final String SUCCESS = "success";
+
+	private static final String RETRY = "retry";
+
+	private static final String DEAD = "dead";
+
+	private @Nullable String failed(JobRecord record, Duration runTime, Throwable failure) {
 		String topic = this.job.topic();
 		this.events.jobFailed(topic, runTime, failure);
 		FailureDecision decision = FailureDecision.decide(this.policy, record.maxAttempts(), this.job.attempt(),
@@ -135,18 +158,18 @@ final class JobExecution implements Runnable {
 				logger.warn(
 						what + "; next attempt due at " + Instant.ofEpochMilli(due) + " (in " + decision.delay() + ")",
 						failure);
+				return RETRY;
 			}
-			else {
-				logger.info(what + " after its time to run elapsed; it was delivered again, so this failure is"
-						+ " ignored: " + failure);
-			}
+			logger.info(what + " after its time to run elapsed; it was delivered again, so this failure is"
+					+ " ignored: " + failure);
+			return null;
 		}
 		else {
 			logger.warn(
 					what + " and is now dead"
 							+ (decision.nonRetryable() ? " (the failure is not retryable)" : " (no attempts left)"),
 					failure);
-			bury(decision.reason());
+			return bury(decision.reason()) ? DEAD : null;
 		}
 	}
 
@@ -180,10 +203,12 @@ final class JobExecution implements Runnable {
 		}
 	}
 
-	private void bury(String reason) {
+	private boolean bury(String reason) {
 		if (this.claims.bury(this.job, reason)) {
 			this.events.jobsDead(this.job.topic(), 1);
+			return true;
 		}
+		return false;
 	}
 
 }

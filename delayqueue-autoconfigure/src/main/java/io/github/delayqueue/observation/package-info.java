@@ -1,0 +1,8 @@
+/**
+ * Micrometer Observation of sends and handler runs, so that one trace follows a job from
+ * the request that sent it to the handler that ran it, on any instance and days later.
+ */
+@NullMarked
+package io.github.delayqueue.observation;
+
+import org.jspecify.annotations.NullMarked;
