@@ -17,6 +17,15 @@ public class DefaultDelayQueueProcessObservationConvention implements DelayQueue
 	 */
 	public static final DefaultDelayQueueProcessObservationConvention INSTANCE = new DefaultDelayQueueProcessObservationConvention();
 
+	private static final char SEPARATOR = '\u0000';
+
+	private final KeyValuesCache<String> contextualNames = new KeyValuesCache<>((topic) -> topic + " process");
+
+	private final KeyValuesCache<KeyValues> keysWithoutError = new KeyValuesCache<>((key) -> {
+		String[] parts = key.split(String.valueOf(SEPARATOR), -1);
+		return lowCardinalityKeyValues(parts[0], parts[1], parts[2], DelayQueueObservation.NONE);
+	});
+
 	@Override
 	public String getName() {
 		return "delayqueue.process";
@@ -24,18 +33,27 @@ public class DefaultDelayQueueProcessObservationConvention implements DelayQueue
 
 	@Override
 	public String getContextualName(DelayQueueProcessContext context) {
-		return context.getTopic() + " process";
+		return this.contextualNames.get(context.getTopic());
 	}
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(DelayQueueProcessContext context) {
-		String outcome = context.getOutcome();
+		String outcome = (context.getOutcome() != null) ? context.getOutcome() : DelayQueueObservation.NONE;
+		Throwable error = context.getError();
+		if (error != null) {
+			return lowCardinalityKeyValues(context.getTopic(), context.getListenerId(), outcome,
+					ObservationErrors.name(error));
+		}
+		return this.keysWithoutError
+			.get(context.getTopic() + SEPARATOR + context.getListenerId() + SEPARATOR + outcome);
+	}
+
+	private static KeyValues lowCardinalityKeyValues(String topic, String listenerId, String outcome, String error) {
 		return KeyValues.of(LowCardinalityKeys.MESSAGING_SYSTEM.withValue("redis"),
 				LowCardinalityKeys.MESSAGING_OPERATION.withValue("process"),
-				LowCardinalityKeys.DESTINATION_NAME.withValue(context.getTopic()),
-				LowCardinalityKeys.LISTENER_ID.withValue(context.getListenerId()),
-				LowCardinalityKeys.ERROR.withValue(ObservationErrors.name(context.getError())),
-				LowCardinalityKeys.OUTCOME.withValue((outcome != null) ? outcome : DelayQueueObservation.NONE));
+				LowCardinalityKeys.DESTINATION_NAME.withValue(topic),
+				LowCardinalityKeys.LISTENER_ID.withValue(listenerId), LowCardinalityKeys.ERROR.withValue(error),
+				LowCardinalityKeys.OUTCOME.withValue(outcome));
 	}
 
 	@Override

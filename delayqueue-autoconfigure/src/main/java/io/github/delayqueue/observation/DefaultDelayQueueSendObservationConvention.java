@@ -17,6 +17,11 @@ public class DefaultDelayQueueSendObservationConvention implements DelayQueueSen
 	 */
 	public static final DefaultDelayQueueSendObservationConvention INSTANCE = new DefaultDelayQueueSendObservationConvention();
 
+	private final KeyValuesCache<String> contextualNames = new KeyValuesCache<>((topic) -> topic + " send");
+
+	private final KeyValuesCache<KeyValues> successfulKeys = new KeyValuesCache<>(
+			(topic) -> lowCardinalityKeyValues(topic, DelayQueueObservation.NONE));
+
 	@Override
 	public String getName() {
 		return "delayqueue.send";
@@ -24,16 +29,22 @@ public class DefaultDelayQueueSendObservationConvention implements DelayQueueSen
 
 	@Override
 	public String getContextualName(DelayQueueSendContext context) {
-		return context.getTopic() + " send";
+		return this.contextualNames.get(context.getTopic());
 	}
 
 	@Override
 	public KeyValues getLowCardinalityKeyValues(DelayQueueSendContext context) {
+		Throwable error = context.getError();
+		return (error != null) ? lowCardinalityKeyValues(context.getTopic(), ObservationErrors.name(error))
+				: this.successfulKeys.get(context.getTopic());
+	}
+
+	private static KeyValues lowCardinalityKeyValues(String topic, String error) {
 		return KeyValues.of(LowCardinalityKeys.MESSAGING_SYSTEM.withValue("redis"),
 				LowCardinalityKeys.MESSAGING_OPERATION.withValue("publish"),
-				LowCardinalityKeys.DESTINATION_NAME.withValue(context.getTopic()),
+				LowCardinalityKeys.DESTINATION_NAME.withValue(topic),
 				LowCardinalityKeys.LISTENER_ID.withValue(DelayQueueObservation.NONE),
-				LowCardinalityKeys.ERROR.withValue(ObservationErrors.name(context.getError())),
+				LowCardinalityKeys.ERROR.withValue(error),
 				LowCardinalityKeys.OUTCOME.withValue(DelayQueueObservation.NONE));
 	}
 

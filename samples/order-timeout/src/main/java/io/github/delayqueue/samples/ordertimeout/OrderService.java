@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobRequest;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Service;
@@ -21,6 +23,8 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public class OrderService {
+
+	private static final Log logger = LogFactory.getLog(OrderService.class);
 
 	// Ids come from Redis so that they never repeat a job id still pending from a run
 	// against the same (non-embedded) Redis.
@@ -52,6 +56,7 @@ public class OrderService {
 			.id(OrderTimeout.jobId(id))
 			.delay(closeAfter)
 			.build());
+		logger.debug("Placed order " + id + "; it closes at " + order.closesAt() + " unless paid");
 		return order;
 	}
 
