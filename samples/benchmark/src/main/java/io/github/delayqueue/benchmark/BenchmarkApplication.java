@@ -53,10 +53,15 @@ public final class BenchmarkApplication {
 			report.environment("Redis", redis.version() + " (" + redis.origin() + ")");
 			report.environment("Redisson", version("org.redisson", "redisson"));
 			report.environment("Options", options);
+			report.environment("Our application",
+					(options.application() == ApplicationSetup.ACTUATOR)
+							? "with Actuator and a web server (meters, observations, Lettuce command observations)"
+							: "plain: no Actuator, no meters, no observation registry");
 			Scenarios scenarios = new Scenarios(redis, options, report);
 			RawRedisLimits raw = new RawRedisLimits(redis);
 			System.out.println("delayqueue benchmark on Redis " + redis.version() + " at " + redis.url());
-			try (QueueClient ours = new OurQueueClient(redis); QueueClient redisson = new RedissonQueueClient(redis)) {
+			try (QueueClient ours = new OurQueueClient(redis, options.application());
+					QueueClient redisson = new RedissonQueueClient(redis)) {
 				if (options.scenarios().contains("1")) {
 					step("1. enqueue");
 					scenarios.enqueue(ours, redisson, raw);
@@ -79,7 +84,7 @@ public final class BenchmarkApplication {
 				}
 			}
 			if (options.scenarios().contains("6")) {
-				idle(redis, scenarios, report);
+				idle(redis, scenarios, report, options);
 			}
 			if (options.scenarios().contains("7")) {
 				step("7. raw Redis");
@@ -114,10 +119,10 @@ public final class BenchmarkApplication {
 	}
 
 	// Each client runs alone in the JVM while its idle cost is measured.
-	private static void idle(BenchmarkRedis redis, Scenarios scenarios, Report report) {
+	private static void idle(BenchmarkRedis redis, Scenarios scenarios, Report report, BenchmarkOptions options) {
 		step("6. idle");
 		double[] oursIdle;
-		try (QueueClient ours = new OurQueueClient(redis)) {
+		try (QueueClient ours = new OurQueueClient(redis, options.application())) {
 			oursIdle = scenarios.idle(ours, IDLE_TOPICS);
 		}
 		double[] redissonIdle;

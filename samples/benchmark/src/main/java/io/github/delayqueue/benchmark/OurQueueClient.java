@@ -3,6 +3,7 @@ package io.github.delayqueue.benchmark;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +17,6 @@ import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -45,13 +45,14 @@ final class OurQueueClient implements QueueClient {
 
 	private final List<DelayedJobListenerContainer> started = new ArrayList<>();
 
-	OurQueueClient(BenchmarkRedis redis) {
+	OurQueueClient(BenchmarkRedis redis, ApplicationSetup setup) {
 		SpringApplication application = new SpringApplication(BenchmarkContext.class);
-		application.setWebApplicationType(WebApplicationType.NONE);
 		application.setBannerMode(org.springframework.boot.Banner.Mode.OFF);
 		application.setLogStartupInfo(false);
-		application.setDefaultProperties(Map.of("spring.data.redis.host", redis.host(), "spring.data.redis.port",
-				String.valueOf(redis.port()), "logging.level.root", "WARN"));
+		Map<String, Object> properties = new HashMap<>(Map.of("spring.data.redis.host", redis.host(),
+				"spring.data.redis.port", String.valueOf(redis.port()), "logging.level.root", "WARN"));
+		setup.apply(application, properties);
+		application.setDefaultProperties(properties);
 		this.context = application.run();
 		this.operations = this.context.getBean(DelayQueueOperations.class);
 		this.registry = this.context.getBean(DelayedJobListenerEndpointRegistry.class);

@@ -42,6 +42,15 @@ class BenchmarkOptionsTests {
 	}
 
 	@Test
+	void runsOurClientAsAPlainApplicationUnlessToldToAddActuator() {
+		assertThat(BenchmarkOptions.parse().application()).isEqualTo(ApplicationSetup.PLAIN);
+		assertThat(BenchmarkOptions.parse("--app", "actuator", "--burst", "5").application())
+			.isEqualTo(ApplicationSetup.ACTUATOR);
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--app", "tomcat"))
+			.withMessageContaining("--app takes plain or actuator");
+	}
+
+	@Test
 	void refusesUnknownFlagsAndBadSizes() {
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--fast", "1"))
 			.withMessageContaining("Unknown flag --fast");
