@@ -29,11 +29,13 @@ import org.jspecify.annotations.Nullable;
  * @param cancelSamples cancels measured per case, script and length
  * @param dashboardJobs delayed jobs in the topic the dashboard's answers are timed with
  * @param application how our client's application is set up: plain, or with Actuator
+ * @param profile whether our client's burst drain is recorded with JDK Flight Recorder
+ * and summarised
  */
 record BenchmarkOptions(@Nullable String redisUrl, Path output, int enqueueJobs, int batchJobs, int burstJobs,
 		int consumers, int lightJobs, long lightWindowMillis, int memoryJobs, List<Integer> growthSizes,
 		int growthProbeJobs, int idleSeconds, int rawJobs, Set<String> scenarios, List<Integer> cancelSizes,
-		int cancelSamples, int dashboardJobs, ApplicationSetup application) {
+		int cancelSamples, int dashboardJobs, ApplicationSetup application, boolean profile) {
 
 	static final Set<String> ALL = Set.of("1", "2", "3", "4", "5", "6", "7", "8", "9");
 
@@ -42,19 +44,20 @@ record BenchmarkOptions(@Nullable String redisUrl, Path output, int enqueueJobs,
 			       [--enqueue N] [--batch N] [--burst N] [--light N] [--light-window-ms MS] [--memory N]
 			       [--growth N,N,N] [--growth-probe N] [--idle-seconds S] [--raw N]
 			       [--cancel-sizes N,N] [--cancel-samples N] [--dashboard-jobs N] [--app plain|actuator]
+			       [--profile]
 			       [--scenarios 1,2,...]  (default: all of 1 to 9)
 			""";
 
 	static BenchmarkOptions full() {
 		return new BenchmarkOptions(null, Path.of("target", "benchmark-results"), 20_000, 200_000, 100_000, 8, 2_000,
 				5_000, 100_000, List.of(1_000, 100_000, 1_000_000), 20_000, 120, 200_000, ALL,
-				List.of(1_000, 1_000_000), 500, 1_000_000, ApplicationSetup.PLAIN);
+				List.of(1_000, 1_000_000), 500, 1_000_000, ApplicationSetup.PLAIN, false);
 	}
 
 	static BenchmarkOptions quick() {
 		return new BenchmarkOptions(null, Path.of("target", "benchmark-results"), 5_000, 50_000, 20_000, 8, 2_000,
 				5_000, 20_000, List.of(1_000, 10_000, 100_000), 5_000, 5, 50_000, ALL, List.of(1_000, 100_000), 200,
-				100_000, ApplicationSetup.PLAIN);
+				100_000, ApplicationSetup.PLAIN, false);
 	}
 
 	static BenchmarkOptions parse(String... args) {
@@ -62,6 +65,10 @@ record BenchmarkOptions(@Nullable String redisUrl, Path output, int enqueueJobs,
 		for (int i = 0; i < args.length; i++) {
 			String flag = args[i];
 			if (flag.equals("--quick")) {
+				continue;
+			}
+			if (flag.equals("--profile")) {
+				options = options.profiled();
 				continue;
 			}
 			if (flag.equals("--help")) {
@@ -76,79 +83,86 @@ record BenchmarkOptions(@Nullable String redisUrl, Path output, int enqueueJobs,
 		return options;
 	}
 
+	private BenchmarkOptions profiled() {
+		return new BenchmarkOptions(this.redisUrl, this.output, this.enqueueJobs, this.batchJobs, this.burstJobs,
+				this.consumers, this.lightJobs, this.lightWindowMillis, this.memoryJobs, this.growthSizes,
+				this.growthProbeJobs, this.idleSeconds, this.rawJobs, this.scenarios, this.cancelSizes,
+				this.cancelSamples, this.dashboardJobs, this.application, true);
+	}
+
 	private BenchmarkOptions with(String flag, String value) {
 		BenchmarkOptions o = this;
 		return switch (flag) {
 			case "--redis-url" ->
 				new BenchmarkOptions(value, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs, o.consumers, o.lightJobs,
 						o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs, o.idleSeconds, o.rawJobs,
-						o.scenarios, o.cancelSizes, o.cancelSamples, o.dashboardJobs, o.application);
-			case "--out" ->
-				new BenchmarkOptions(o.redisUrl, Path.of(value), o.enqueueJobs, o.batchJobs, o.burstJobs, o.consumers,
-						o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs, o.idleSeconds,
-						o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples, o.dashboardJobs, o.application);
-			case "--enqueue" ->
-				new BenchmarkOptions(o.redisUrl, o.output, positive(flag, value), o.batchJobs, o.burstJobs, o.consumers,
-						o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs, o.idleSeconds,
-						o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples, o.dashboardJobs, o.application);
+						o.scenarios, o.cancelSizes, o.cancelSamples, o.dashboardJobs, o.application, o.profile);
+			case "--out" -> new BenchmarkOptions(o.redisUrl, Path.of(value), o.enqueueJobs, o.batchJobs, o.burstJobs,
+					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs,
+					o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples, o.dashboardJobs,
+					o.application, o.profile);
+			case "--enqueue" -> new BenchmarkOptions(o.redisUrl, o.output, positive(flag, value), o.batchJobs,
+					o.burstJobs, o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes,
+					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples,
+					o.dashboardJobs, o.application, o.profile);
 			case "--batch" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, positive(flag, value),
 					o.burstJobs, o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes,
 					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples,
-					o.dashboardJobs, o.application);
+					o.dashboardJobs, o.application, o.profile);
 			case "--burst" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs,
 					positive(flag, value), o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes,
 					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples,
-					o.dashboardJobs, o.application);
+					o.dashboardJobs, o.application, o.profile);
 			case "--light" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
 					o.consumers, positive(flag, value), o.lightWindowMillis, o.memoryJobs, o.growthSizes,
 					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples,
-					o.dashboardJobs, o.application);
+					o.dashboardJobs, o.application, o.profile);
 			case "--light-window-ms" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs,
 					o.burstJobs, o.consumers, o.lightJobs, positive(flag, value), o.memoryJobs, o.growthSizes,
 					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples,
-					o.dashboardJobs, o.application);
+					o.dashboardJobs, o.application, o.profile);
 			case "--memory" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
 					o.consumers, o.lightJobs, o.lightWindowMillis, positive(flag, value), o.growthSizes,
 					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples,
-					o.dashboardJobs, o.application);
+					o.dashboardJobs, o.application, o.profile);
 			case "--growth" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
 					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs,
 					Arrays.stream(value.split(",")).map((size) -> positive(flag, size.trim())).toList(),
 					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples,
-					o.dashboardJobs, o.application);
+					o.dashboardJobs, o.application, o.profile);
 			case "--growth-probe" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
 					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, positive(flag, value),
 					o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples, o.dashboardJobs,
-					o.application);
+					o.application, o.profile);
 			case "--idle-seconds" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
 					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs,
 					positive(flag, value), o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples, o.dashboardJobs,
-					o.application);
+					o.application, o.profile);
 			case "--raw" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
 					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs,
 					o.idleSeconds, positive(flag, value), o.scenarios, o.cancelSizes, o.cancelSamples, o.dashboardJobs,
-					o.application);
+					o.application, o.profile);
 			case "--scenarios" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
 					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs,
 					o.idleSeconds, o.rawJobs, Set.of(value.split(",")), o.cancelSizes, o.cancelSamples, o.dashboardJobs,
-					o.application);
+					o.application, o.profile);
 			case "--cancel-sizes" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
 					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs,
 					o.idleSeconds, o.rawJobs, o.scenarios,
 					Arrays.stream(value.split(",")).map((size) -> positive(flag, size.trim())).toList(),
-					o.cancelSamples, o.dashboardJobs, o.application);
-			case "--cancel-samples" ->
-				new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs, o.consumers,
-						o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs, o.idleSeconds,
-						o.rawJobs, o.scenarios, o.cancelSizes, positive(flag, value), o.dashboardJobs, o.application);
-			case "--dashboard-jobs" ->
-				new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs, o.consumers,
-						o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs, o.idleSeconds,
-						o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples, positive(flag, value), o.application);
+					o.cancelSamples, o.dashboardJobs, o.application, o.profile);
+			case "--cancel-samples" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs,
+					o.burstJobs, o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes,
+					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, positive(flag, value),
+					o.dashboardJobs, o.application, o.profile);
+			case "--dashboard-jobs" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs,
+					o.burstJobs, o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes,
+					o.growthProbeJobs, o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples,
+					positive(flag, value), o.application, o.profile);
 			case "--app" -> new BenchmarkOptions(o.redisUrl, o.output, o.enqueueJobs, o.batchJobs, o.burstJobs,
 					o.consumers, o.lightJobs, o.lightWindowMillis, o.memoryJobs, o.growthSizes, o.growthProbeJobs,
 					o.idleSeconds, o.rawJobs, o.scenarios, o.cancelSizes, o.cancelSamples, o.dashboardJobs,
-					ApplicationSetup.parse(value));
+					ApplicationSetup.parse(value), o.profile);
 			default -> throw new IllegalArgumentException("Unknown flag " + flag + "\n" + USAGE);
 		};
 	}

@@ -109,8 +109,8 @@ final class Scenarios {
 	 * Scenario 2: a burst of jobs due at one instant, drained by the consumers.
 	 */
 	void burst(QueueClient ours, QueueClient redisson, RawRedisLimits raw) {
-		double[] oursResult = burst(ours);
-		double[] redissonResult = burst(redisson);
+		double[] oursResult = burst(ours, this.options.profile());
+		double[] redissonResult = burst(redisson, false);
 		this.report.add(new Report.Row(
 				"2a. burst of " + this.options.burstJobs() + " due at once, " + this.options.consumers()
 						+ " consumers: due time to last ack",
@@ -120,19 +120,28 @@ final class Scenarios {
 		this.report
 			.add(new Report.Row("2c. burst: JVM process CPU per job", "µs", oursResult[2], redissonResult[2], null));
 		this.report.add(new Report.Row("2d. burst: Redis CPU per job", "µs", oursResult[3], redissonResult[3], null));
+		if (oursResult[4] >= 0 && redissonResult[4] >= 0) {
+			this.report.add(new Report.Row("2e. burst: JVM CPU per job, the JIT compiler's threads left out", "µs",
+					oursResult[4], redissonResult[4], null));
+		}
 	}
 
-	private double[] burst(QueueClient client) {
+	private double[] burst(QueueClient client, boolean profile) {
 		String topic = OurQueueClient.BURST;
-		warmUpConsumers(client, topic, Math.min(this.options.burstJobs(), BURST_WARM_UP_JOBS));
-		this.redis.flushAll();
 		int jobs = this.options.burstJobs();
+		DrainProfiler profiler = profile ? DrainProfiler.start(this.options.output(), "profile-burst", jobs) : null;
+		warmUpConsumers(client, topic, Math.min(jobs, BURST_WARM_UP_JOBS));
+		this.redis.flushAll();
 		CountDownLatch acked = new CountDownLatch(jobs);
 		AtomicLong lastStart = new AtomicLong();
 		AtomicLong lastAck = new AtomicLong();
 		long due = enqueueDueTogether(client, topic, jobs);
+		if (profiler != null) {
+			profiler.burstStarts();
+		}
 		double redisCpuBefore = redisCpuSeconds();
 		long jvmCpuBefore = processCpuNanos();
+		Map<String, long[]> threadTicksBefore = ThreadTicks.read();
 		client.startConsumers(topic, this.options.consumers(), new QueueClient.JobSink() {
 
 			@Override
@@ -149,18 +158,29 @@ final class Scenarios {
 		});
 		double redisCpu;
 		long jvmCpu;
+		double jvmCpuWithoutJit;
 		try {
 			await(acked, client.name() + " burst drain");
 			jvmCpu = processCpuNanos() - jvmCpuBefore;
 			redisCpu = redisCpuSeconds() - redisCpuBefore;
+			// Read before the consumers stop: their threads' times end with them.
+			jvmCpuWithoutJit = ThreadTicks.microsPerJobWithoutJit(threadTicksBefore, ThreadTicks.read(), jobs);
+			if (profiler != null) {
+				profiler.close();
+			}
 		}
 		finally {
 			client.stopConsumers();
+			if (profiler != null) {
+				profiler.close();
+				this.report.note(client.name() + "'s burst ran under the Flight Recorder (its rate and CPU include"
+						+ " the recording's cost); profile: " + profiler.summaryFile());
+			}
 		}
 		// The CPU figures include the idle wait from enqueue to due time, which costs
 		// next to nothing on either side.
 		return new double[] { jobs / ((lastAck.get() - due) / 1000.0), lastStart.get() - due, jvmCpu / 1000.0 / jobs,
-				redisCpu * 1e6 / jobs };
+				redisCpu * 1e6 / jobs, jvmCpuWithoutJit };
 	}
 
 	// Drain jobs first, so that class loading and the JIT are not measured: with 2,000

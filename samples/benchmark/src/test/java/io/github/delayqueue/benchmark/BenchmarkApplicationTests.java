@@ -2,6 +2,7 @@ package io.github.delayqueue.benchmark;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -76,6 +77,29 @@ class BenchmarkApplicationTests {
 		JsonNode json = JsonMapper.builder().build().readTree(this.output.resolve("benchmark.json").toFile());
 		assertThat(json.get("results").size()).isEqualTo(report.rows().size());
 		assertThat(json.get("environment").get("CPU cores").asInt()).isPositive();
+	}
+
+	@Test
+	void profilesOurBurstInAnApplicationWithActuator() throws Exception {
+		String url = System.getenv("TEST_REDIS_URL");
+		List<String> args = new ArrayList<>(List.of("--quick", "--out", this.output.toString(), "--scenarios", "2",
+				"--burst", "500", "--raw", "1000", "--app", "actuator", "--profile"));
+		if (url != null && !url.isBlank()) {
+			args.addAll(List.of("--redis-url", url));
+		}
+
+		Report report = BenchmarkApplication.run(BenchmarkOptions.parse(args.toArray(String[]::new)));
+
+		assertThat(report.row("2a. burst of 500 due at once, 8 consumers: due time to last ack").ours()).isPositive();
+		assertThat(this.output.resolve("profile-burst.jfr")).isNotEmptyFile();
+		String profile = Files.readString(this.output.resolve("profile-burst.md"));
+		assertThat(profile).contains("Profile of our client's burst drain (500 jobs)", "## CPU: execution samples",
+				"## Allocation");
+		if (Files.isDirectory(Path.of("/proc/self/task"))) {
+			assertThat(profile).contains("## CPU by thread", "| **all** |");
+			assertThat(report.row("2e. burst: JVM CPU per job, the JIT compiler's threads left out").ours())
+				.isNotNegative();
+		}
 	}
 
 }

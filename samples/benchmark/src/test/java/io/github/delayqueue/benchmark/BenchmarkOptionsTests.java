@@ -51,6 +51,15 @@ class BenchmarkOptionsTests {
 	}
 
 	@Test
+	void profilesTheBurstOnlyWhenAsked() {
+		assertThat(BenchmarkOptions.parse("--quick").profile()).isFalse();
+		BenchmarkOptions profiled = BenchmarkOptions.parse("--profile", "--burst", "5", "--app", "actuator");
+		assertThat(profiled.profile()).isTrue();
+		assertThat(profiled.burstJobs()).isEqualTo(5);
+		assertThat(profiled.application()).isEqualTo(ApplicationSetup.ACTUATOR);
+	}
+
+	@Test
 	void refusesUnknownFlagsAndBadSizes() {
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--fast", "1"))
 			.withMessageContaining("Unknown flag --fast");
