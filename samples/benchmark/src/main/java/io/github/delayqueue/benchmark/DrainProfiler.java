@@ -139,7 +139,8 @@ final class DrainProfiler implements AutoCloseable {
 			.append(cpu.total)
 			.append(" samples, about ")
 			.append(String.format(Locale.ROOT, "%.1f", cpu.total * 1000.0 / this.jobs))
-			.append(" µs of sampled Java time per job)\n\n");
+			.append(" µs of sampled Java time per job; the Recorder samples only a few threads running Java code per")
+			.append(" period, so take proportions from this table and amounts from the one above)\n\n");
 		cpu.appendTop(out, "samples", 1);
 		out.append("\n## Allocation: sampled bytes by method (about ")
 			.append(String.format(Locale.ROOT, "%,d", allocation.total / this.jobs))
