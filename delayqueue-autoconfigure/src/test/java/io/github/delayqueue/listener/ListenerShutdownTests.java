@@ -181,11 +181,14 @@ class ListenerShutdownTests {
 
 		final CountDownLatch interrupted = new CountDownLatch(1);
 
+		// Never released: the handler works until the shutdown interrupts it.
+		private final CountDownLatch endless = new CountDownLatch(1);
+
 		@DelayedJobListener("stubborn")
 		void on(String payload) {
 			this.started.countDown();
 			try {
-				Thread.sleep(Duration.ofMinutes(1).toMillis());
+				this.endless.await();
 			}
 			catch (InterruptedException ex) {
 				// Finishes its work anyway, keeping the interrupt for whoever asks.
@@ -203,12 +206,14 @@ class ListenerShutdownTests {
 
 		final List<Integer> interrupted = new CopyOnWriteArrayList<>();
 
+		// Never released: simulated work that outlasts the shutdown timeout.
+		private final CountDownLatch endless = new CountDownLatch(1);
+
 		@DelayedJobListener("sleepy")
 		void on(DelayedJob<String> job) throws InterruptedException {
 			this.started.countDown();
 			try {
-				// Simulated work that outlasts the shutdown timeout.
-				Thread.sleep(Duration.ofMinutes(1).toMillis());
+				this.endless.await();
 			}
 			catch (InterruptedException ex) {
 				this.interrupted.add(job.attempt());
