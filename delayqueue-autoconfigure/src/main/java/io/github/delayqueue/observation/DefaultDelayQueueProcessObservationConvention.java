@@ -17,14 +17,12 @@ public class DefaultDelayQueueProcessObservationConvention implements DelayQueue
 	 */
 	public static final DefaultDelayQueueProcessObservationConvention INSTANCE = new DefaultDelayQueueProcessObservationConvention();
 
-	private static final char SEPARATOR = '\u0000';
+	private final BoundedCache<String> contextualNames = new BoundedCache<>((topic) -> topic + " process");
 
-	private final KeyValuesCache<String> contextualNames = new KeyValuesCache<>((topic) -> topic + " process");
-
-	private final KeyValuesCache<KeyValues> keysWithoutError = new KeyValuesCache<>((key) -> {
-		String[] parts = key.split(String.valueOf(SEPARATOR), -1);
-		return lowCardinalityKeyValues(parts[0], parts[1], parts[2], DelayQueueObservation.NONE);
-	});
+	// By topic, listener and outcome: looked up twice a run, so without building a key.
+	private final BoundedCache<BoundedCache<BoundedCache<KeyValues>>> keysWithoutError = new BoundedCache<>(
+			(topic) -> new BoundedCache<>((listenerId) -> new BoundedCache<>(
+					(outcome) -> lowCardinalityKeyValues(topic, listenerId, outcome, DelayQueueObservation.NONE))));
 
 	@Override
 	public String getName() {
@@ -44,8 +42,7 @@ public class DefaultDelayQueueProcessObservationConvention implements DelayQueue
 			return lowCardinalityKeyValues(context.getTopic(), context.getListenerId(), outcome,
 					ObservationErrors.name(error));
 		}
-		return this.keysWithoutError
-			.get(context.getTopic() + SEPARATOR + context.getListenerId() + SEPARATOR + outcome);
+		return this.keysWithoutError.get(context.getTopic()).get(context.getListenerId()).get(outcome);
 	}
 
 	private static KeyValues lowCardinalityKeyValues(String topic, String listenerId, String outcome, String error) {

@@ -17,9 +17,9 @@ public class DefaultDelayQueueSendObservationConvention implements DelayQueueSen
 	 */
 	public static final DefaultDelayQueueSendObservationConvention INSTANCE = new DefaultDelayQueueSendObservationConvention();
 
-	private final KeyValuesCache<String> contextualNames = new KeyValuesCache<>((topic) -> topic + " send");
+	private final BoundedCache<String> contextualNames = new BoundedCache<>((topic) -> topic + " send");
 
-	private final KeyValuesCache<KeyValues> successfulKeys = new KeyValuesCache<>(
+	private final BoundedCache<KeyValues> successfulKeys = new BoundedCache<>(
 			(topic) -> lowCardinalityKeyValues(topic, DelayQueueObservation.NONE));
 
 	@Override

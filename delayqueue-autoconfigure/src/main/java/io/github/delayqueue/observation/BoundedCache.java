@@ -14,7 +14,7 @@ import java.util.function.Function;
  * @param <V> what is remembered
  * @author delayqueue contributors
  */
-final class KeyValuesCache<V> {
+final class BoundedCache<V> {
 
 	private static final int MAXIMUM_ENTRIES = 4096;
 
@@ -22,7 +22,7 @@ final class KeyValuesCache<V> {
 
 	private final Function<String, V> derive;
 
-	KeyValuesCache(Function<String, V> derive) {
+	BoundedCache(Function<String, V> derive) {
 		this.derive = derive;
 	}
 
