@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.github.delayqueue.observation.DefaultDelayQueueSendObservationConvention;
 import io.github.delayqueue.observation.DelayQueueObservation;
@@ -182,11 +183,22 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 		DelayQueueSendContext context = new DelayQueueSendContext(new LinkedHashMap<>(), topicOf(request),
 				(request != null) ? request.id() : null, 1);
-		Observation observation = observation(context).start();
-		try (Observation.Scope scope = observation.openScope()) {
+		return observed(context, () -> {
 			String id = sendOne(request, context.getCarrier());
 			context.setJobId(id);
 			return id;
+		});
+	}
+
+	// Around one send or one batch; the propagator writes the trace context into the
+	// context's carrier when the observation starts, before the jobs are encoded.
+	private <T> T observed(DelayQueueSendContext context, Supplier<T> send) {
+		Observation observation = DelayQueueObservation.SEND
+			.observation(this.sendObservationConvention, DefaultDelayQueueSendObservationConvention.INSTANCE,
+					() -> context, this.observationRegistry)
+			.start();
+		try (Observation.Scope scope = observation.openScope()) {
+			return send.get();
 		}
 		catch (RuntimeException ex) {
 			observation.error(ex);
@@ -195,11 +207,6 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		finally {
 			observation.stop();
 		}
-	}
-
-	private Observation observation(DelayQueueSendContext context) {
-		return DelayQueueObservation.SEND.observation(this.sendObservationConvention,
-				DefaultDelayQueueSendObservationConvention.INSTANCE, () -> context, this.observationRegistry);
 	}
 
 	private static String topicOf(@Nullable JobRequest request) {
@@ -236,21 +243,13 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		DelayQueueSendContext context = new DelayQueueSendContext(new LinkedHashMap<>(),
 				(topics.size() == 1) ? topics.iterator().next() : "multiple",
 				(requests.size() == 1 && first != null) ? first.id() : null, requests.size());
-		Observation observation = observation(context).start();
-		try (Observation.Scope scope = observation.openScope()) {
+		return observed(context, () -> {
 			List<String> ids = sendBatch(requests, context.getCarrier());
 			if (ids.size() == 1) {
 				context.setJobId(ids.get(0));
 			}
 			return ids;
-		}
-		catch (RuntimeException ex) {
-			observation.error(ex);
-			throw ex;
-		}
-		finally {
-			observation.stop();
-		}
+		});
 	}
 
 	private List<String> sendBatch(Collection<JobRequest> requests, Map<String, String> traceHeaders) {
