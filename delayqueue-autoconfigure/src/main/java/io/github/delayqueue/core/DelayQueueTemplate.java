@@ -66,6 +66,8 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	private final JsonMapper jsonMapper;
 
+	private final boolean quotesStringsItself;
+
 	/**
 	 * How long a topic counts as registered before a send adds it to the topic set again:
 	 * a topic that stayed empty and listener-less for its retention leaves the set, and a
@@ -100,6 +102,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		this.store = store;
 		this.codec = codec;
 		this.jsonMapper = jsonMapper;
+		this.quotesStringsItself = JsonStrings.writesLikeQuote(jsonMapper);
 	}
 
 	/**
@@ -459,7 +462,8 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 		String json;
 		try {
-			json = this.jsonMapper.writeValueAsString(payload);
+			json = (this.quotesStringsItself && payload instanceof String text) ? JsonStrings.quote(text)
+					: this.jsonMapper.writeValueAsString(payload);
 		}
 		catch (JacksonException ex) {
 			throw new InvalidJobException("Payload of type " + payload.getClass().getName() + " for topic '" + topic

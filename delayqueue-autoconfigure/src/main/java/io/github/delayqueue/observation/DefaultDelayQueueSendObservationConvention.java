@@ -17,6 +17,9 @@ public class DefaultDelayQueueSendObservationConvention implements DelayQueueSen
 	 */
 	public static final DefaultDelayQueueSendObservationConvention INSTANCE = new DefaultDelayQueueSendObservationConvention();
 
+	// What a single send without a chosen id carries when it starts: the same every time.
+	private static final KeyValues SINGLE_SEND_STARTING = highCardinalityKeyValues(DelayQueueObservation.NONE, 1);
+
 	private final BoundedCache<String> contextualNames = new BoundedCache<>((topic) -> topic + " send");
 
 	private final BoundedCache<KeyValues> successfulKeys = new BoundedCache<>(
@@ -51,10 +54,16 @@ public class DefaultDelayQueueSendObservationConvention implements DelayQueueSen
 	@Override
 	public KeyValues getHighCardinalityKeyValues(DelayQueueSendContext context) {
 		String jobId = context.getJobId();
-		return KeyValues.of(
-				HighCardinalityKeys.MESSAGE_ID.withValue((jobId != null) ? jobId : DelayQueueObservation.NONE),
+		if (jobId == null && context.getJobCount() == 1) {
+			return SINGLE_SEND_STARTING;
+		}
+		return highCardinalityKeyValues((jobId != null) ? jobId : DelayQueueObservation.NONE, context.getJobCount());
+	}
+
+	private static KeyValues highCardinalityKeyValues(String jobId, int jobCount) {
+		return KeyValues.of(HighCardinalityKeys.MESSAGE_ID.withValue(jobId),
 				HighCardinalityKeys.ATTEMPT.withValue(DelayQueueObservation.NONE),
-				HighCardinalityKeys.BATCH_MESSAGE_COUNT.withValue(Integer.toString(context.getJobCount())));
+				HighCardinalityKeys.BATCH_MESSAGE_COUNT.withValue(Integer.toString(jobCount)));
 	}
 
 }
