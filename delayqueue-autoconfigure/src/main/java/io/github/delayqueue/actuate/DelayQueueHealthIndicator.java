@@ -11,8 +11,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.github.delayqueue.core.JobStore;
 import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.store.JobStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;

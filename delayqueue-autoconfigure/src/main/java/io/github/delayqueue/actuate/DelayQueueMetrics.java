@@ -10,9 +10,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 
 import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.core.JobStore.TopicState;
 import io.github.delayqueue.core.TopicStats;
+import io.github.delayqueue.store.JobStore.TopicState;
+import io.github.delayqueue.store.JobStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
-import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.core.JobStore.TopicState;
+import io.github.delayqueue.store.JobStore.TopicState;
+import io.github.delayqueue.store.JobStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

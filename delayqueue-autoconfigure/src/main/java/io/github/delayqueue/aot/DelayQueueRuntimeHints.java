@@ -17,7 +17,7 @@ public class DelayQueueRuntimeHints implements RuntimeHintsRegistrar {
 	/**
 	 * Where the scripts live, one {@code .lua} resource per state transition.
 	 */
-	static final String SCRIPTS = "io/github/delayqueue/core/scripts/*.lua";
+	static final String SCRIPTS = "io/github/delayqueue/store/scripts/*.lua";
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {

@@ -1,19 +1,19 @@
 package io.github.delayqueue.autoconfigure;
 
-import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.DueTimeListener;
-import io.github.delayqueue.core.JobClaims;
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobEventListeners;
 import io.github.delayqueue.core.JobIdGenerator;
 import io.github.delayqueue.core.JobPayloadValidator;
-import io.github.delayqueue.core.JobRecordCodec;
-import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.core.TopicPolicies;
 import io.github.delayqueue.observation.DelayQueueSendObservationConvention;
+import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.JobRecordCodec;
+import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.ScriptRunner;
 import io.micrometer.observation.ObservationRegistry;
 import tools.jackson.databind.JacksonModule;
 import tools.jackson.databind.json.JsonMapper;

@@ -1,11 +1,11 @@
 package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.dashboard.DashboardApi;
 import io.github.delayqueue.dashboard.DashboardRequestGuard;
 import io.github.delayqueue.history.ThroughputHistory;
 import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.store.ScriptRunner;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

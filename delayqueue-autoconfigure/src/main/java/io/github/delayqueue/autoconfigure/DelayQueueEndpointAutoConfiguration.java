@@ -3,9 +3,9 @@ package io.github.delayqueue.autoconfigure;
 import io.github.delayqueue.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.actuate.DelayQueueEndpointWebExtension;
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.ScriptRunner;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;

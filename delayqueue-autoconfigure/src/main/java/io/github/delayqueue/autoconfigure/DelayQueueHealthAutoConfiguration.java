@@ -1,9 +1,9 @@
 package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
-import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.ScriptRunner;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

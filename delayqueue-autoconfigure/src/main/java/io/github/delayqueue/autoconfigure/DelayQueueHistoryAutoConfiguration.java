@@ -2,11 +2,11 @@ package io.github.delayqueue.autoconfigure;
 
 import java.time.Clock;
 
-import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.history.ThroughputCounters;
 import io.github.delayqueue.history.ThroughputFlusher;
 import io.github.delayqueue.history.ThroughputHistory;
+import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.ScriptRunner;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -1,7 +1,7 @@
 package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.actuate.DelayQueueMetrics;
-import io.github.delayqueue.core.JobStore;
+import io.github.delayqueue.store.JobStore;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -1,14 +1,14 @@
 package io.github.delayqueue.autoconfigure;
 
-import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobEventListeners;
-import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.core.TopicPolicies;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.scheduler.WakeUpListenerContainer;
 import io.github.delayqueue.scheduler.WakeUpSubscriber;
+import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.ScriptRunner;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

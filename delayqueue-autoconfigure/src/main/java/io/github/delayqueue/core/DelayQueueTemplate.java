@@ -19,6 +19,8 @@ import io.github.delayqueue.observation.DefaultDelayQueueSendObservationConventi
 import io.github.delayqueue.observation.DelayQueueObservation;
 import io.github.delayqueue.observation.DelayQueueSendContext;
 import io.github.delayqueue.observation.DelayQueueSendObservationConvention;
+import io.github.delayqueue.store.JobRecordCodec;
+import io.github.delayqueue.store.JobStore;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;

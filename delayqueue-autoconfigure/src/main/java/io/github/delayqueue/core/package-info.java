@@ -1,6 +1,8 @@
 /**
- * The delay queue itself: the template that sends and manages jobs, the job model, the
- * payload codec and the Lua scripts that move jobs between states on Redis.
+ * What applications use: {@link io.github.delayqueue.core.DelayQueueOperations} and its
+ * template, job requests, the job model and states, topic policies and the exceptions a
+ * send or a handler may meet. How jobs are kept on Redis lives in
+ * {@link io.github.delayqueue.store}.
  */
 @NullMarked
 package io.github.delayqueue.core;

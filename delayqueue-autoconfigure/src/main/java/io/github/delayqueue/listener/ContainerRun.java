@@ -10,9 +10,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.delayqueue.core.ReconnectBackoff;
-import io.github.delayqueue.core.JobClaims.Claim;
-import io.github.delayqueue.core.JobClaims.ClaimedJob;
+import io.github.delayqueue.store.JobClaims.Claim;
+import io.github.delayqueue.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.store.ReconnectBackoff;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
-import io.github.delayqueue.core.JobClaims.Claim;
-import io.github.delayqueue.core.JobClaims.ClaimedJob;
+import io.github.delayqueue.store.JobClaims.Claim;
+import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -202,7 +202,7 @@ public class DelayedJobListenerContainer {
 	}
 
 	/**
-	 * Claims jobs of a topic; see {@link io.github.delayqueue.core.JobClaims#claim}.
+	 * Claims jobs of a topic; see {@link io.github.delayqueue.store.JobClaims#claim}.
 	 */
 	@FunctionalInterface
 	interface Claimer {

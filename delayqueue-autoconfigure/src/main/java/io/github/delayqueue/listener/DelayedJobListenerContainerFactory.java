@@ -5,12 +5,11 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 import io.github.delayqueue.core.DueTimeListener;
-import io.github.delayqueue.core.JobClaims;
 import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.JobRecordCodec;
 import io.github.delayqueue.core.TopicPolicies;
-
 import io.github.delayqueue.observation.DelayQueueProcessObservationConvention;
+import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.JobRecordCodec;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 

@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.github.delayqueue.core.DelayQueueKeys;
-import io.github.delayqueue.core.JobStore;
 import io.github.delayqueue.core.TopicPolicies;
 import io.github.delayqueue.core.TopicStats;
+import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.JobStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

@@ -5,13 +5,13 @@ import java.time.Instant;
 import java.util.function.BooleanSupplier;
 
 import io.github.delayqueue.core.DueTimeListener;
-import io.github.delayqueue.core.JobClaims;
-import io.github.delayqueue.core.JobClaims.ClaimedJob;
 import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.JobRecord;
-import io.github.delayqueue.core.JobRecordCodec;
 import io.github.delayqueue.core.TopicPolicy;
 import io.github.delayqueue.listener.HandlerObservations.HandlerObservation;
+import io.github.delayqueue.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.JobRecord;
+import io.github.delayqueue.store.JobRecordCodec;
 import io.micrometer.observation.Observation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

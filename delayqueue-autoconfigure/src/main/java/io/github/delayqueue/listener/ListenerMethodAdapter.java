@@ -6,7 +6,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 
 import io.github.delayqueue.core.DelayedJob;
-import io.github.delayqueue.core.JobRecord;
+import io.github.delayqueue.store.JobRecord;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;

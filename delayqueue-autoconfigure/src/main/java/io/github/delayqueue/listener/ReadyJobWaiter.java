@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-import io.github.delayqueue.core.ReconnectBackoff;
-import io.github.delayqueue.core.JobClaims;
+import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.ReconnectBackoff;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -5,8 +5,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.delayqueue.core.JobStore;
 import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.store.JobStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

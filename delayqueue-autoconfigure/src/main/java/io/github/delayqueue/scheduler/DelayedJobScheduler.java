@@ -5,13 +5,13 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
-import io.github.delayqueue.core.ReconnectBackoff;
-import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DueTimeListener;
 import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.ReconnectBackoff;
+import io.github.delayqueue.store.ScriptRunner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

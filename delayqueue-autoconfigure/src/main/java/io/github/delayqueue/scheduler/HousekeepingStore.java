@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.core.DelayQueueKeys;
-import io.github.delayqueue.core.DelayQueueScript;
-import io.github.delayqueue.core.ScriptRunner;
-import io.github.delayqueue.core.TopicKeys;
+import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.store.TopicKeys;
 
 /**
  * The Redis side of the scheduler: promoting due jobs and requeueing expired deliveries

@@ -3,8 +3,8 @@ package io.github.delayqueue.scheduler;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.core.JobStore;
 import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.store.JobStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

@@ -3,7 +3,7 @@ package io.github.delayqueue.scheduler;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.core.ReconnectBackoff;
+import io.github.delayqueue.store.ReconnectBackoff;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
-import io.github.delayqueue.core.DelayQueueKeys;
+import io.github.delayqueue.store.DelayQueueKeys;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.Message;

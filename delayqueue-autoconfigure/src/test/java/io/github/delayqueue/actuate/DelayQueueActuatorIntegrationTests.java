@@ -5,14 +5,14 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
-import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.core.DelayQueueScript;
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
-import io.github.delayqueue.core.ScriptRunner;
-import io.github.delayqueue.core.TopicKeys;
+import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterAll;

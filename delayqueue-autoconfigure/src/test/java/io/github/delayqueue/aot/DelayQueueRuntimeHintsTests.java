@@ -27,7 +27,7 @@ class DelayQueueRuntimeHintsTests {
 		assertThat(scripts).extracting(Resource::getFilename).contains("claim.lua", "prelude.lua", "sweep.lua");
 		for (Resource script : scripts) {
 			assertThat(RuntimeHintsPredicates.resource()
-				.forResource("io/github/delayqueue/core/scripts/" + script.getFilename())).accepts(hints);
+				.forResource("io/github/delayqueue/store/scripts/" + script.getFilename())).accepts(hints);
 		}
 	}
 

@@ -159,14 +159,14 @@ class DelayQueueAutoConfigurationTests {
 	static class OwnBeans {
 
 		@Bean
-		DelayQueueOperations ownOperations(io.github.delayqueue.core.JobStore store,
-				io.github.delayqueue.core.JobRecordCodec codec) {
+		DelayQueueOperations ownOperations(io.github.delayqueue.store.JobStore store,
+				io.github.delayqueue.store.JobRecordCodec codec) {
 			return new DelayQueueTemplate(store, codec, JsonMapper.builder().build());
 		}
 
 		@Bean
-		DelayedJobScheduler ownScheduler(io.github.delayqueue.core.ScriptRunner scripts,
-				io.github.delayqueue.core.DelayQueueKeys keys, io.github.delayqueue.core.JobStore store) {
+		DelayedJobScheduler ownScheduler(io.github.delayqueue.store.ScriptRunner scripts,
+				io.github.delayqueue.store.DelayQueueKeys keys, io.github.delayqueue.store.JobStore store) {
 			return new DelayedJobScheduler(scripts, keys, store, (topic) -> TopicPolicy.defaults(), 10,
 					Duration.ofSeconds(1));
 		}

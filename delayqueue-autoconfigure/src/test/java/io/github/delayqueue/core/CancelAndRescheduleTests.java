@@ -5,8 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.github.delayqueue.core.JobClaims.Claim;
-import io.github.delayqueue.core.JobClaims.ClaimedJob;
+import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.store.JobClaims.Claim;
+import io.github.delayqueue.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

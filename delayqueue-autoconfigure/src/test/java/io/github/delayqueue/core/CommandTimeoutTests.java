@@ -4,11 +4,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.JobRecordCodec;
+import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.test.RedisTestServer;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.store.JobRecord;
+import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

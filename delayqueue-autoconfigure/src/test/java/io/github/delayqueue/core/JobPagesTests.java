@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

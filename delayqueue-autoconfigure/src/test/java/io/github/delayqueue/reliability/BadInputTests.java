@@ -6,8 +6,8 @@ import java.util.List;
 
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.InvalidJobException;
-import io.github.delayqueue.core.TopicKeys;
 import io.github.delayqueue.reliability.QueueInvariants.Snapshot;
+import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RecordingJobHandler;
 import io.github.delayqueue.test.RedisExtension;

@@ -8,13 +8,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.github.delayqueue.core.DelayQueueScript;
 import io.github.delayqueue.core.DelayQueueTemplate;
-import io.github.delayqueue.core.JobClaims;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -6,8 +6,8 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.delayqueue.core.TopicKeys;
 import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -4,14 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.delayqueue.core.DelayQueueKeys;
 import io.github.delayqueue.core.DelayQueueTemplate;
-import io.github.delayqueue.core.JobRecordCodec;
-import io.github.delayqueue.core.JobStore;
-import io.github.delayqueue.core.ScriptRunner;
 import io.github.delayqueue.core.TopicPolicies;
 import io.github.delayqueue.core.TopicPolicy;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.JobRecordCodec;
+import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.ScriptRunner;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

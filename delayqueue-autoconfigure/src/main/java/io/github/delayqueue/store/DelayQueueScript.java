@@ -1,4 +1,4 @@
-package io.github.delayqueue.core;
+package io.github.delayqueue.store;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,7 +51,7 @@ public enum DelayQueueScript {
 	/** Reads a page of jobs in one state. */
 	READ_PAGE("read-page");
 
-	private static final String LOCATION = "io/github/delayqueue/core/scripts/";
+	private static final String LOCATION = "io/github/delayqueue/store/scripts/";
 
 	@SuppressWarnings("rawtypes")
 	private final RedisScript<List> script;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.core;
+package io.github.delayqueue.store;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import io.github.delayqueue.core.DelayQueueException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.core;
+package io.github.delayqueue.store;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -11,6 +11,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.delayqueue.core.JobInfo;
+import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.TopicStats;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,11 +1,15 @@
-package io.github.delayqueue.core;
+package io.github.delayqueue.store;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.delayqueue.core.JobClaims.Claim;
-import io.github.delayqueue.core.JobClaims.ClaimedJob;
+import io.github.delayqueue.core.DelayQueueTemplate;
+import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.TopicStats;
+import io.github.delayqueue.store.JobClaims.Claim;
+import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.core;
+package io.github.delayqueue.store;
 
 /**
  * The Redis keys of one topic. They share one hash tag, {@code {prefix:topic}}, so that

@@ -1,4 +1,4 @@
-package io.github.delayqueue.core;
+package io.github.delayqueue.store;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;

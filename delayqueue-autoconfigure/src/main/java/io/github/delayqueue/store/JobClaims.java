@@ -1,4 +1,4 @@
-package io.github.delayqueue.core;
+package io.github.delayqueue.store;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;

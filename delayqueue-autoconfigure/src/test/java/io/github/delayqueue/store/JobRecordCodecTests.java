@@ -1,4 +1,4 @@
-package io.github.delayqueue.core;
+package io.github.delayqueue.store;
 
 import java.time.Duration;
 import java.time.Instant;
