@@ -36,7 +36,6 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Auto-configuration of {@code @DelayedJobListener} consumers: the annotation
@@ -61,15 +60,14 @@ public final class DelayQueueListenerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DelayedJobListenerContainerFactory delayedJobListenerContainerFactory(JobClaims claims,
-			RedisConnectionFactory connectionFactory, TopicPolicies policies, JobRecordCodec codec, JobStore store,
-			ScriptRunner scriptRunner, DelayQueueKeys keys, DelayQueueProperties properties,
-			ObjectProvider<DataRedisProperties> redisProperties, ObjectProvider<JobEventListener> eventListeners,
-			ObjectProvider<DelayedJobScheduler> scheduler, Environment environment,
-			ObjectProvider<ObservationRegistry> observationRegistry,
+	DelayedJobListenerContainerFactory delayedJobListenerContainerFactory(JobClaims claims, TopicPolicies policies,
+			JobRecordCodec codec, JobStore store, ScriptRunner scriptRunner, DelayQueueKeys keys,
+			DelayQueueProperties properties, ObjectProvider<DataRedisProperties> redisProperties,
+			ObjectProvider<JobEventListener> eventListeners, ObjectProvider<DelayedJobScheduler> scheduler,
+			Environment environment, ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<DelayQueueProcessObservationConvention> processConvention) {
-		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, connectionFactory,
-				policies, codec, new JobEventListeners(eventListeners.orderedStream().toList()),
+		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, policies, codec,
+				new JobEventListeners(eventListeners.orderedStream().toList()),
 				pollTimeout(properties, redisProperties.getIfAvailable(), environment),
 				properties.getListener().getShutdownTimeout(), (topic) -> {
 					store.registerTopic(topic);

@@ -84,8 +84,7 @@ final class ContainerRun {
 		this.threads.add(this.poller);
 		for (String topic : container.getTopics()) {
 			ReadyJobWaiter waiter = new ReadyJobWaiter(topic, container.factory().claims(),
-					container.factory().connectionFactory(), container.factory().getPollTimeout(), this.handoff,
-					this.pauses);
+					container.factory().getPollTimeout(), this.handoff, this.pauses);
 			this.waiters.add(waiter);
 			this.threads.add(thread(prefix + "-waiter-" + topic, waiter));
 		}
@@ -106,7 +105,7 @@ final class ContainerRun {
 		try {
 			this.active = false;
 			List<ClaimHandoff.ReadyId> handedOver = this.handoff.close();
-			this.waiters.forEach(ReadyJobWaiter::wakeUp);
+			this.waiters.forEach(ReadyJobWaiter::stop);
 			// Woken waiters return at once. A thread stuck on an unreachable
 			// Redis is left behind: it claims nothing more, and hands back
 			// whatever its call still brings. The next run's claim loop waits

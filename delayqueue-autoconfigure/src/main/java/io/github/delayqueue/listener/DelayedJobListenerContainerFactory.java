@@ -14,7 +14,6 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.task.VirtualThreadTaskExecutor;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
@@ -25,8 +24,6 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 public class DelayedJobListenerContainerFactory {
 
 	private final JobClaims claims;
-
-	private final RedisConnectionFactory connectionFactory;
 
 	private final TopicPolicies policies;
 
@@ -51,7 +48,6 @@ public class DelayedJobListenerContainerFactory {
 	 * Create a factory. Internal: called by the auto-configuration; not part of the
 	 * public API, and may change in any release.
 	 * @param claims the Redis side of consuming
-	 * @param connectionFactory opens the blocking connections
 	 * @param policies the topics' policies
 	 * @param codec decodes job records
 	 * @param events hears what happens to jobs
@@ -59,11 +55,9 @@ public class DelayedJobListenerContainerFactory {
 	 * @param shutdownTimeout how long a stop waits for running handlers
 	 * @param topicRegistrar told of every topic a listener consumes
 	 */
-	public DelayedJobListenerContainerFactory(JobClaims claims, RedisConnectionFactory connectionFactory,
-			TopicPolicies policies, JobRecordCodec codec, JobEventListener events, Duration pollTimeout,
-			Duration shutdownTimeout, Consumer<String> topicRegistrar) {
+	public DelayedJobListenerContainerFactory(JobClaims claims, TopicPolicies policies, JobRecordCodec codec,
+			JobEventListener events, Duration pollTimeout, Duration shutdownTimeout, Consumer<String> topicRegistrar) {
 		this.claims = claims;
-		this.connectionFactory = connectionFactory;
 		this.policies = policies;
 		this.codec = codec;
 		this.events = events;
@@ -119,10 +113,6 @@ public class DelayedJobListenerContainerFactory {
 
 	JobClaims claims() {
 		return this.claims;
-	}
-
-	RedisConnectionFactory connectionFactory() {
-		return this.connectionFactory;
 	}
 
 	TopicPolicies policies() {

@@ -5,13 +5,11 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.ReadyWait;
 import io.github.delayqueue.store.ReconnectBackoff;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Waits for a ready job of one topic with a blocking move on a connection of its own, and
@@ -30,23 +28,19 @@ final class ReadyJobWaiter implements Runnable {
 
 	private final JobClaims claims;
 
-	private final RedisConnectionFactory connectionFactory;
-
 	private final Duration pollTimeout;
 
 	private final Handoff handoff;
 
 	private final TopicPauses pauses;
 
-	private @Nullable RedisConnection connection;
+	private volatile @Nullable ReadyWait wait;
 
-	private volatile long clientId = -1;
+	private volatile boolean stopping;
 
-	ReadyJobWaiter(String topic, JobClaims claims, RedisConnectionFactory connectionFactory, Duration pollTimeout,
-			Handoff handoff, TopicPauses pauses) {
+	ReadyJobWaiter(String topic, JobClaims claims, Duration pollTimeout, Handoff handoff, TopicPauses pauses) {
 		this.topic = topic;
 		this.claims = claims;
-		this.connectionFactory = connectionFactory;
 		this.pollTimeout = pollTimeout;
 		this.handoff = handoff;
 		this.pauses = pauses;
@@ -64,14 +58,14 @@ final class ReadyJobWaiter implements Runnable {
 					continue;
 				}
 				try {
-					String id = this.claims.awaitReady(connection(), this.topic, this.pollTimeout);
+					String id = readyWait().awaitReady(this.topic, this.pollTimeout);
 					failures = 0;
 					if (id != null && !this.handoff.offer(this.topic, id)) {
 						this.claims.unclaim(this.topic, List.of(id));
 					}
 				}
 				catch (RuntimeException ex) {
-					closeConnection();
+					closeWait();
 					failures++;
 					if (this.handoff.isRunning()) {
 						if (failures == 1) {
@@ -83,47 +77,40 @@ final class ReadyJobWaiter implements Runnable {
 			}
 		}
 		finally {
-			closeConnection();
+			closeWait();
 		}
 	}
 
-	private RedisConnection connection() {
-		RedisConnection current = this.connection;
-		if (current == null || current.isClosed()) {
-			current = this.connectionFactory.getConnection();
-			this.connection = current;
-			this.clientId = this.claims.blockingClientId(current);
+	private ReadyWait readyWait() {
+		ReadyWait current = this.wait;
+		if (current == null) {
+			current = this.claims.openReadyWait();
+			this.wait = current;
+			// A stop that came while the connection opened found no wait to cancel.
+			if (this.stopping) {
+				current.cancel();
+			}
 		}
 		return current;
 	}
 
 	/**
-	 * End the current blocking wait now, so that a stop does not wait for its timeout.
-	 * Nothing is moved by the ended wait.
+	 * End the current blocking wait now, and any later one at once, so that a stop does
+	 * not wait for a wait's timeout. Nothing is moved by an ended wait.
 	 */
-	void wakeUp() {
-		long id = this.clientId;
-		if (id >= 0) {
-			try {
-				this.claims.unblock(id);
-			}
-			catch (RuntimeException ex) {
-				logger.debug("Could not end a blocking wait early", ex);
-			}
+	void stop() {
+		this.stopping = true;
+		ReadyWait current = this.wait;
+		if (current != null) {
+			current.cancel();
 		}
 	}
 
-	private void closeConnection() {
-		this.clientId = -1;
-		RedisConnection current = this.connection;
-		this.connection = null;
+	private void closeWait() {
+		ReadyWait current = this.wait;
+		this.wait = null;
 		if (current != null) {
-			try {
-				current.close();
-			}
-			catch (RuntimeException ex) {
-				logger.debug("Closing a blocking connection failed", ex);
-			}
+			current.close();
 		}
 	}
 

@@ -6,13 +6,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisListCommands;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * The Redis side of consuming jobs: waiting for a ready job, claiming it, and settling
@@ -22,8 +20,6 @@ import org.springframework.data.redis.connection.RedisListCommands;
  * @author delayqueue contributors
  */
 public final class JobClaims {
-
-	private static final Pattern CLIENT_ID = Pattern.compile("\\bid=(\\d+)");
 
 	/**
 	 * The most deliveries {@link #ack(String, List)} takes at once: the script passes the
@@ -60,55 +56,27 @@ public final class JobClaims {
 	}
 
 	/**
-	 * Block until a job of a topic is ready, moving its id into the topic's claiming
-	 * list. Runs on the given connection, which must not be shared: the command blocks
-	 * it.
-	 * @param connection a connection of the caller's own
-	 * @param topic the topic
-	 * @param timeout how long Redis waits, whole seconds at least
-	 * @return the id, or {@code null} when the wait timed out
+	 * Open a connection for one consumer's blocking waits. It comes straight from the
+	 * application's Lettuce client, outside any connection pool, whenever that client can
+	 * open connections by itself; otherwise from the connection factory.
+	 * @return the wait; the caller closes it
 	 */
-	public @Nullable String awaitReady(RedisConnection connection, String topic, Duration timeout) {
-		TopicKeys k = this.keys.topic(topic);
-		byte[] id = connection.listCommands()
-			.bLMove(bytes(k.ready()), bytes(k.claiming()), RedisListCommands.Direction.RIGHT,
-					RedisListCommands.Direction.LEFT, Math.max(0.01, timeout.toMillis() / 1000.0));
-		return (id != null) ? new String(id, StandardCharsets.UTF_8) : null;
-	}
-
-	/**
-	 * Return the Redis client id of the connection that blocking waits run on, so that a
-	 * wait can be ended early with {@link #unblock(long)}.
-	 * @param connection the caller's own connection
-	 * @return the client id, or -1 if it cannot be told
-	 */
-	public long blockingClientId(RedisConnection connection) {
-		// Pipelined commands run on the connection's dedicated native connection, the one
-		// blocking commands use; plain commands may run on a shared one.
-		connection.openPipeline();
-		connection.execute("CLIENT", bytes("INFO"));
-		List<Object> replies = connection.closePipeline();
-		Object info = replies.isEmpty() ? null : replies.get(0);
-		String text = (info instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : String.valueOf(info);
-		Matcher id = CLIENT_ID.matcher(text);
-		return id.find() ? Long.parseLong(id.group(1)) : -1;
-	}
-
-	/**
-	 * End a client's blocking wait now, as if it had timed out: nothing is moved.
-	 * @param clientId the id from {@link #blockingClientId(RedisConnection)}
-	 */
-	public void unblock(long clientId) {
-		this.scripts.redis()
-			.execute((org.springframework.data.redis.core.RedisCallback<Object>) (connection) -> connection
-				.execute("CLIENT", bytes("UNBLOCK"), bytes(String.valueOf(clientId))));
+	public ReadyWait openReadyWait() {
+		RedisConnectionFactory factory = this.scripts.redis().getRequiredConnectionFactory();
+		if (factory instanceof LettuceConnectionFactory lettuce && lettuce.getNativeClient() != null) {
+			ReadyWait wait = LettuceReadyWait.open(lettuce.getNativeClient(), this.keys, this.scripts.redis());
+			if (wait != null) {
+				return wait;
+			}
+		}
+		return new SpringReadyWait(factory, this.keys, this.scripts.redis());
 	}
 
 	/**
 	 * Claim jobs of a topic: the one a consumer moved into the claiming list, if any, and
 	 * up to {@code count} more straight from the ready list.
 	 * @param topic the topic
-	 * @param movedId the id from {@link #awaitReady}, or {@code null}
+	 * @param movedId the id from {@link ReadyWait#awaitReady}, or {@code null}
 	 * @param count most jobs to take from the ready list, at most
 	 * {@link #MAX_CLAIM_BATCH} of them in one call
 	 * @param ttr the topic's time to run, for jobs without their own

@@ -9,6 +9,7 @@ import io.github.delayqueue.store.DelayQueueScript;
 import io.github.delayqueue.store.JobClaims.Claim;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.ReadyWait;
 import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
@@ -186,8 +187,8 @@ class CancelAndRescheduleTests {
 	@Test
 	void dropsAGhostThatAConsumerMovedIntoItsClaimingList() {
 		this.template.send(JobRequest.builder("orders", "x").id("order-1").build());
-		try (var connection = this.fixture.connectionFactory().getConnection()) {
-			assertThat(this.claims.awaitReady(connection, "orders", Duration.ofSeconds(1))).isEqualTo("order-1");
+		try (ReadyWait wait = this.claims.openReadyWait()) {
+			assertThat(wait.awaitReady("orders", Duration.ofSeconds(1))).isEqualTo("order-1");
 		}
 		// Cancelled between the consumer's blocking move and its claim.
 		assertThat(this.template.cancel("orders", "order-1")).isTrue();

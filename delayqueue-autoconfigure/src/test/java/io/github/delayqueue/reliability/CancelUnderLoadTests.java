@@ -62,8 +62,6 @@ class CancelUnderLoadTests {
 							.pollDelay(Duration.ZERO)
 							.pollInterval(Duration.ofMillis(1))
 							.until(() -> stream.sentIds().contains(id));
-						if (i % 4 == 0)
-							System.out.println("DEBUG " + id + " " + queue.find(TOPIC, id));
 						if (i % 4 == 0 && queue.cancel(TOPIC, id)) {
 							cancelled.add(id);
 							if (i % 8 == 0) {

@@ -10,6 +10,7 @@ import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims.Claim;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.ReadyWait;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
@@ -22,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -129,8 +129,8 @@ class LostReplyTests {
 		assertThat(this.claims.claim("orders", null, 2, Duration.ofMinutes(1)).jobs()).isEmpty();
 		this.template.send(JobRequest.builder("orders", "a").id("a").build());
 		String moved;
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			moved = this.claims.awaitReady(connection, "orders", Duration.ofSeconds(5));
+		try (ReadyWait wait = this.claims.openReadyWait()) {
+			moved = wait.awaitReady("orders", Duration.ofSeconds(5));
 		}
 		assertThat(moved).isEqualTo("a");
 		this.proxy.dropNextReplyAndDisconnect();

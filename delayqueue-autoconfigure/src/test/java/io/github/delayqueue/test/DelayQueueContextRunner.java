@@ -33,6 +33,15 @@ public final class DelayQueueContextRunner {
 	}
 
 	/**
+	 * Return a runner with the delay queue against a Redis Cluster.
+	 * @param cluster the cluster to use
+	 * @return the runner
+	 */
+	public static ApplicationContextRunner create(RedisTestCluster cluster) {
+		return base().withPropertyValues("spring.data.redis.cluster.nodes=" + cluster.nodesProperty());
+	}
+
+	/**
 	 * Return a runner for tests that need no Redis: configuration and conditions. Its
 	 * connection factory points at a port nobody listens on and is never connected,
 	 * because nothing connects while a context starts once the scheduler, which

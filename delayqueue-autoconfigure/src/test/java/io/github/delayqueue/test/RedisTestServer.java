@@ -3,6 +3,7 @@ package io.github.delayqueue.test;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -105,6 +107,27 @@ public final class RedisTestServer implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot start a Redis server for tests", ex);
+		}
+	}
+
+	/**
+	 * Start a Redis Cluster node of our own, on a port whose cluster bus port (the port
+	 * plus 10000) is free too; {@link RedisTestCluster} joins such nodes into a cluster.
+	 * @param nodeTimeout how long a master may be unreachable before its replica takes
+	 * over
+	 * @return the running node, in a cluster of its own
+	 */
+	public static RedisTestServer startClusterNode(Duration nodeTimeout) {
+		try {
+			RedisTestServer server = new RedisTestServer("127.0.0.1", freeClusterPort(),
+					List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout",
+							String.valueOf(nodeTimeout.toMillis())),
+					false);
+			server.startProcess();
+			return announce(server, binary().toString());
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot start a Redis Cluster node for tests", ex);
 		}
 	}
 
@@ -377,6 +400,31 @@ public final class RedisTestServer implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot extract the embedded Redis binary", ex);
+		}
+	}
+
+	private static int freeClusterPort() throws IOException {
+		for (int attempt = 0; attempt < 100; attempt++) {
+			int port = freePort();
+			if (port + 10000 <= 65535 && isFree(port + 10000)) {
+				return port;
+			}
+			// Ephemeral ports are often above 55535: try one of a lower range too.
+			int candidate = 20000 + ThreadLocalRandom.current().nextInt(30000);
+			if (isFree(candidate) && isFree(candidate + 10000)) {
+				return candidate;
+			}
+		}
+		throw new IOException("No free port pair (port, port + 10000) for a cluster node");
+	}
+
+	private static boolean isFree(int port) {
+		try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
+			socket.setReuseAddress(true);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
 		}
 	}
 

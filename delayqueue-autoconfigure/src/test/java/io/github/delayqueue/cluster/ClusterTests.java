@@ -1,0 +1,152 @@
+package io.github.delayqueue.cluster;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayedJob;
+import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.TopicStats;
+import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
+import io.github.delayqueue.test.ClusterExtension;
+import io.github.delayqueue.test.DelayQueueContextRunner;
+import io.github.delayqueue.test.RedisTestCluster;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The whole contract on a real Redis Cluster of three masters with a replica each.
+ */
+@ExtendWith(ClusterExtension.class)
+class ClusterTests {
+
+	private static final int TOPICS = 30;
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp(RedisTestCluster cluster) {
+		cluster.flushAll();
+		this.runner = DelayQueueContextRunner.create(cluster)
+			.withPropertyValues("cluster.topics=" + String.join(",", allTopics()));
+	}
+
+	@Test
+	void deliversEveryJobOfThirtyTopicsOnceWhetherSentOneByOneOrInBatchesSpreadOverEverySlot() {
+		this.runner.withUserConfiguration(EveryTopicListener.class).run((context) -> {
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			EveryTopicListener listener = context.getBean(EveryTopicListener.class);
+			List<JobRequest> batch = new ArrayList<>();
+			for (int i = 0; i < 3000; i++) {
+				batch.add(JobRequest.builder(topic(i), "batch-" + i).delay(Duration.ofMillis(i % 500)).build());
+			}
+			queue.sendAll(batch);
+			for (int i = 0; i < 100; i++) {
+				queue.send(topic(i), "single-" + i, Duration.ofMillis(i * 5));
+			}
+			await().atMost(Duration.ofSeconds(30)).until(() -> listener.received.size() == 3100);
+			assertThat(listener.received.values()).allMatch((count) -> count.get() == 1);
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(queue.topics()).allSatisfy(
+						(topic) -> assertThat(queue.stats(topic)).isEqualTo(new TopicStats(topic, 0, 0, 0, 0))));
+		});
+	}
+
+	@Test
+	void findsCancelsReschedulesAndRequeuesJobsByIdAsOnOneRedis() {
+		this.runner.run((context) -> {
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			List<String> ids = new ArrayList<>();
+			for (int i = 0; i < TOPICS; i++) {
+				ids.add(queue.send(topic(i), "later-" + i, Duration.ofHours(1)));
+			}
+			for (int i = 0; i < TOPICS; i++) {
+				assertThat(queue.find(topic(i), ids.get(i))).hasValueSatisfying((job) -> {
+					assertThat(job.state()).isEqualTo(JobState.DELAYED);
+				});
+				assertThat(queue.stats(topic(i)).delayed()).isEqualTo(1);
+			}
+			assertThat(queue.topics()).hasSize(TOPICS);
+			assertThat(queue.cancel(topic(0), ids.get(0))).isTrue();
+			assertThat(queue.find(topic(0), ids.get(0))).isEmpty();
+			assertThat(queue.reschedule(topic(1), ids.get(1), Duration.ofHours(2))).isTrue();
+			assertThat(queue.stats(topic(1)).delayed()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void stopsIdleListenersWellUnderASecond(RedisTestCluster cluster) {
+		this.runner.withUserConfiguration(EveryTopicListener.class).run((context) -> {
+			DelayedJobListenerEndpointRegistry registry = context.getBean(DelayedJobListenerEndpointRegistry.class);
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			EveryTopicListener listener = context.getBean(EveryTopicListener.class);
+			// One job per topic proves every waiter is up and blocking before the stop.
+			for (int i = 0; i < TOPICS; i++) {
+				queue.send(topic(i), "ping-" + i);
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == TOPICS);
+			// Every topic's wait is blocked on the master of its slot.
+			await().atMost(Duration.ofSeconds(20)).until(() -> blockedClients(cluster) == TOPICS);
+			long start = System.nanoTime();
+			registry.stop();
+			Duration took = Duration.ofNanos(System.nanoTime() - start);
+			System.out.println("Stopping " + TOPICS + " idle listeners on a cluster took " + took.toMillis() + " ms");
+			assertThat(took).isLessThan(Duration.ofMillis(1000));
+			assertThat(blockedClients(cluster)).isZero();
+		});
+	}
+
+	private static long blockedClients(RedisTestCluster cluster) {
+		return cluster.masters()
+			.stream()
+			.mapToLong((master) -> infoValue(master.command("INFO", "clients"), "blocked_clients"))
+			.sum();
+	}
+
+	private static long infoValue(String info, String name) {
+		return info.lines()
+			.filter((line) -> line.startsWith(name + ":"))
+			.mapToLong((line) -> Long.parseLong(line.substring(name.length() + 1).trim()))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	private static String topic(int i) {
+		return "cluster.topic-" + (i % TOPICS);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class EveryTopicListener {
+
+		final Map<String, AtomicInteger> received = new ConcurrentHashMap<>();
+
+		@DelayedJobListener(topics = "${cluster.topics}")
+		void handle(DelayedJob<String> job) {
+			this.received.computeIfAbsent(job.topic() + "/" + job.payload(), (key) -> new AtomicInteger())
+				.incrementAndGet();
+		}
+
+	}
+
+	private static String[] allTopics() {
+		String[] topics = new String[TOPICS];
+		for (int i = 0; i < TOPICS; i++) {
+			topics[i] = topic(i);
+		}
+		return topics;
+	}
+
+}

@@ -1,0 +1,103 @@
+package io.github.delayqueue.store;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.test.DelayQueueFixture;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Both kinds of blocking wait against a real Redis: the one on a connection of its own
+ * from Lettuce's client, and the one on a connection of the factory, for factories whose
+ * client cannot open one itself.
+ */
+@ExtendWith(RedisExtension.class)
+class ReadyWaitTests {
+
+	private DelayQueueFixture fixture;
+
+	private RedisTestServer server;
+
+	@BeforeEach
+	void setUp(RedisTestServer server) {
+		server.flushAll();
+		this.server = server;
+		this.fixture = new DelayQueueFixture(server);
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.fixture.close();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void movesAReadyIdIntoTheClaimingListAndTimesOutWithNothing(Kind kind) {
+		try (ReadyWait wait = kind.open(this.fixture)) {
+			this.fixture.template().send(JobRequest.builder("waits", "x").id("job-1").build());
+			assertThat(wait.awaitReady("waits", Duration.ofSeconds(2))).isEqualTo("job-1");
+			assertThat(this.fixture.redis().opsForList().range("{dq:waits}:claiming", 0, -1)).containsExactly("job-1");
+			assertThat(wait.awaitReady("waits", Duration.ofMillis(100))).isNull();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void aCancelEndsTheBlockedWaitAtOnceAndEveryLaterOne(Kind kind) {
+		try (ReadyWait wait = kind.open(this.fixture)) {
+			CompletableFuture<String> waiting = CompletableFuture
+				.supplyAsync(() -> wait.awaitReady("waits", Duration.ofSeconds(30)));
+			await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 1);
+			wait.cancel();
+			assertThat(waiting).succeedsWithin(Duration.ofSeconds(1)).isNull();
+			assertThat(blockedClients()).isZero();
+			// Nothing was moved, and a later wait does not block.
+			this.fixture.template().send(JobRequest.builder("waits", "x").id("job-2").build());
+			assertThat(wait.awaitReady("waits", Duration.ofSeconds(30))).isNull();
+			assertThat(this.fixture.redis().opsForList().range("{dq:waits}:ready", 0, -1)).containsExactly("job-2");
+		}
+	}
+
+	private long blockedClients() {
+		return this.server.command("INFO", "clients")
+			.lines()
+			.filter((line) -> line.startsWith("blocked_clients:"))
+			.mapToLong((line) -> Long.parseLong(line.substring("blocked_clients:".length()).trim()))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	enum Kind {
+
+		OWN_LETTUCE_CONNECTION((fixture) -> new JobClaims(fixture.scripts(), fixture.keys()).openReadyWait()),
+
+		FACTORY_CONNECTION(
+				(fixture) -> new SpringReadyWait(fixture.connectionFactory(), fixture.keys(), fixture.redis()));
+
+		private final Function<DelayQueueFixture, ReadyWait> opener;
+
+		Kind(Function<DelayQueueFixture, ReadyWait> opener) {
+			this.opener = opener;
+		}
+
+		ReadyWait open(DelayQueueFixture fixture) {
+			ReadyWait wait = this.opener.apply(fixture);
+			assertThat(wait)
+				.isInstanceOf((this == OWN_LETTUCE_CONNECTION) ? LettuceReadyWait.class : SpringReadyWait.class);
+			return wait;
+		}
+
+	}
+
+}
