@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 
 import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
+import io.github.delayqueue.autoconfigure.DelayQueueClusterAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueListenerAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueSchedulerAutoConfiguration;
 
@@ -54,9 +55,10 @@ public final class DelayQueueContextRunner {
 	}
 
 	private static ApplicationContextRunner base() {
-		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-				JacksonAutoConfiguration.class, DelayQueueAutoConfiguration.class,
-				DelayQueueSchedulerAutoConfiguration.class, DelayQueueListenerAutoConfiguration.class));
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DelayQueueClusterAutoConfiguration.class,
+					DataRedisAutoConfiguration.class, JacksonAutoConfiguration.class, DelayQueueAutoConfiguration.class,
+					DelayQueueSchedulerAutoConfiguration.class, DelayQueueListenerAutoConfiguration.class));
 	}
 
 	private static int unusedPort() {
