@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * Runs every scenario against our starter and Redisson on one Redis, prints the results
@@ -60,28 +62,19 @@ public final class BenchmarkApplication {
 			Scenarios scenarios = new Scenarios(redis, options, report);
 			RawRedisLimits raw = new RawRedisLimits(redis);
 			System.out.println("delayqueue benchmark on Redis " + redis.version() + " at " + redis.url());
-			try (QueueClient ours = new OurQueueClient(redis, options.application());
-					QueueClient redisson = new RedissonQueueClient(redis)) {
-				if (options.scenarios().contains("1")) {
-					step("1. enqueue");
-					scenarios.enqueue(ours, redisson, raw);
+			if (options.scenarios().contains(BenchmarkOptions.CLUSTER)) {
+				step("cluster: one Redis against a local cluster of three masters");
+				if (options.scenarios().size() == 1) {
+					report.columns("cluster", "one Redis");
 				}
-				if (options.scenarios().contains("2")) {
-					step("2. burst");
-					scenarios.burst(ours, redisson, raw);
+				try (BenchmarkCluster cluster = BenchmarkCluster.start()) {
+					report.environment("Redis Cluster",
+							"3 masters, 3 replicas, Redis " + cluster.version() + ", on this machine's loopback");
+					new ClusterScenarios(options, report).run(redis, cluster);
 				}
-				if (options.scenarios().contains("3")) {
-					step("3. light load");
-					scenarios.lightLoad(ours, redisson);
-				}
-				if (options.scenarios().contains("4")) {
-					step("4. memory");
-					scenarios.memory(ours, redisson, raw);
-				}
-				if (options.scenarios().contains("5")) {
-					step("5. growth");
-					scenarios.growth(ours, redisson);
-				}
+			}
+			if (!Collections.disjoint(options.scenarios(), Set.of("1", "2", "3", "4", "5"))) {
+				compared(redis, scenarios, raw, options);
 			}
 			if (options.scenarios().contains("6")) {
 				idle(redis, scenarios, report, options);
@@ -116,6 +109,34 @@ public final class BenchmarkApplication {
 		}
 		report.write(options.output());
 		return report;
+	}
+
+	// The scenarios that compare our starter with Redisson, both clients up at once.
+	private static void compared(BenchmarkRedis redis, Scenarios scenarios, RawRedisLimits raw,
+			BenchmarkOptions options) {
+		try (QueueClient ours = new OurQueueClient(redis, options.application());
+				QueueClient redisson = new RedissonQueueClient(redis)) {
+			if (options.scenarios().contains("1")) {
+				step("1. enqueue");
+				scenarios.enqueue(ours, redisson, raw);
+			}
+			if (options.scenarios().contains("2")) {
+				step("2. burst");
+				scenarios.burst(ours, redisson, raw);
+			}
+			if (options.scenarios().contains("3")) {
+				step("3. light load");
+				scenarios.lightLoad(ours, redisson);
+			}
+			if (options.scenarios().contains("4")) {
+				step("4. memory");
+				scenarios.memory(ours, redisson, raw);
+			}
+			if (options.scenarios().contains("5")) {
+				step("5. growth");
+				scenarios.growth(ours, redisson);
+			}
+		}
 	}
 
 	// Each client runs alone in the JVM while its idle cost is measured.

@@ -39,13 +39,20 @@ record BenchmarkOptions(@Nullable String redisUrl, Path output, int enqueueJobs,
 
 	static final Set<String> ALL = Set.of("1", "2", "3", "4", "5", "6", "7", "8", "9");
 
+	/**
+	 * The scenario name of the cluster comparison, which {@code --cluster} selects; not
+	 * in {@link #ALL}, since it starts six more Redis servers.
+	 */
+	static final String CLUSTER = "cluster";
+
 	static final String USAGE = """
 			Usage: java -jar delayqueue-benchmark.jar [--quick] [--redis-url redis://host:port] [--out DIR]
 			       [--enqueue N] [--batch N] [--burst N] [--light N] [--light-window-ms MS] [--memory N]
 			       [--growth N,N,N] [--growth-probe N] [--idle-seconds S] [--raw N]
 			       [--cancel-sizes N,N] [--cancel-samples N] [--dashboard-jobs N] [--app plain|actuator]
-			       [--profile]
-			       [--scenarios 1,2,...]  (default: all of 1 to 9)
+			       [--profile] [--cluster]
+			       [--scenarios 1,2,...]  (default: all of 1 to 9; --cluster: one Redis against a local
+			                               Redis Cluster of three masters instead, or add 'cluster')
 			""";
 
 	static BenchmarkOptions full() {
@@ -69,6 +76,10 @@ record BenchmarkOptions(@Nullable String redisUrl, Path output, int enqueueJobs,
 			}
 			if (flag.equals("--profile")) {
 				options = options.profiled();
+				continue;
+			}
+			if (flag.equals("--cluster")) {
+				options = options.with("--scenarios", CLUSTER);
 				continue;
 			}
 			if (flag.equals("--help")) {

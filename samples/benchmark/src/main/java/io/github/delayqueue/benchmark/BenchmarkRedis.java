@@ -23,6 +23,8 @@ final class BenchmarkRedis implements AutoCloseable {
 
 	private static final String EMBEDDED_BINARY = "redis-server-6.2.6-v5-linux-amd64";
 
+	private static @Nullable Path extracted;
+
 	private final String host;
 
 	private final int port;
@@ -44,11 +46,8 @@ final class BenchmarkRedis implements AutoCloseable {
 			return new BenchmarkRedis(uri.getHost(), (uri.getPort() > 0) ? uri.getPort() : 6379, null, url);
 		}
 		try {
-			Path binary = findOnPath();
-			String origin = (binary != null) ? binary.toString() : "embedded-redis " + EMBEDDED_BINARY;
-			if (binary == null) {
-				binary = extractEmbedded();
-			}
+			Path binary = serverBinary();
+			String origin = binaryOrigin(binary);
 			int port;
 			try (ServerSocket socket = new ServerSocket(0)) {
 				port = socket.getLocalPort();
@@ -86,6 +85,25 @@ final class BenchmarkRedis implements AutoCloseable {
 				Thread.onSpinWait();
 			}
 		}
+	}
+
+	/**
+	 * Return the {@code redis-server} to start: the one on the PATH, else the one inside
+	 * the embedded-redis jar, extracted once.
+	 * @return the binary
+	 * @throws IOException if the bundled binary cannot be extracted
+	 */
+	static synchronized Path serverBinary() throws IOException {
+		if (extracted == null) {
+			Path onPath = findOnPath();
+			extracted = (onPath != null) ? onPath : extractEmbedded();
+		}
+		return extracted;
+	}
+
+	static String binaryOrigin(Path binary) {
+		return binary.getFileName().toString().startsWith("delayqueue-benchmark-redis-server-")
+				? "embedded-redis " + EMBEDDED_BINARY : binary.toString();
 	}
 
 	private static @Nullable Path findOnPath() {

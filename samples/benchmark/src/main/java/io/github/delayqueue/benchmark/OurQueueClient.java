@@ -46,11 +46,22 @@ final class OurQueueClient implements QueueClient {
 	private final List<DelayedJobListenerContainer> started = new ArrayList<>();
 
 	OurQueueClient(BenchmarkRedis redis, ApplicationSetup setup) {
+		this(Map.of("spring.data.redis.host", redis.host(), "spring.data.redis.port", String.valueOf(redis.port())),
+				setup);
+	}
+
+	/**
+	 * Start the application against the Redis the properties name.
+	 * @param redisProperties Spring Boot's {@code spring.data.redis.*} properties, such
+	 * as the nodes of a cluster
+	 * @param setup how the application is set up
+	 */
+	OurQueueClient(Map<String, String> redisProperties, ApplicationSetup setup) {
 		SpringApplication application = new SpringApplication(BenchmarkContext.class);
 		application.setBannerMode(org.springframework.boot.Banner.Mode.OFF);
 		application.setLogStartupInfo(false);
-		Map<String, Object> properties = new HashMap<>(Map.of("spring.data.redis.host", redis.host(),
-				"spring.data.redis.port", String.valueOf(redis.port()), "logging.level.root", "WARN"));
+		Map<String, Object> properties = new HashMap<>(redisProperties);
+		properties.put("logging.level.root", "WARN");
 		setup.apply(application, properties);
 		application.setDefaultProperties(properties);
 		this.context = application.run();

@@ -24,14 +24,29 @@ final class Report {
 
 	private final List<String> notes = new ArrayList<>();
 
+	private String first = "delayqueue";
+
+	private String second = "Redisson";
+
+	/**
+	 * Name the two compared columns, for a run that compares something else than our
+	 * starter and Redisson.
+	 * @param first the title of the first column
+	 * @param second the title of the second column
+	 */
+	void columns(String first, String second) {
+		this.first = first;
+		this.second = second;
+	}
+
 	void environment(String name, Object value) {
 		this.environment.put(name, value);
 	}
 
 	void add(Row row) {
 		this.rows.add(row);
-		System.out.println("  " + row.scenario() + ": ours " + format(row.ours()) + ", Redisson "
-				+ format(row.redisson()) + ", raw " + format(row.raw()) + " " + row.unit());
+		System.out.println("  " + row.scenario() + ": " + this.first + " " + format(row.ours()) + ", " + this.second
+				+ " " + format(row.redisson()) + ", raw " + format(row.raw()) + " " + row.unit());
 	}
 
 	void note(String note) {
@@ -51,8 +66,8 @@ final class Report {
 		StringBuilder md = new StringBuilder();
 		this.environment.forEach((name, value) -> md.append("- ").append(name).append(": ").append(value).append('\n'));
 		md.append('\n');
-		md.append(
-				"| Scenario | Unit | delayqueue | Redisson | delayqueue ÷ Redisson | Redis limit | delayqueue ÷ limit |\n");
+		md.append("| Scenario | Unit | " + this.first + " | " + this.second + " | " + this.first + " ÷ " + this.second
+				+ " | Redis limit | " + this.first + " ÷ limit |\n");
 		md.append("|---|---|--:|--:|--:|--:|--:|\n");
 		for (Row row : this.rows) {
 			md.append("| ")

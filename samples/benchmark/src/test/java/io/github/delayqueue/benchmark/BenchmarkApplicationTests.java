@@ -80,6 +80,28 @@ class BenchmarkApplicationTests {
 	}
 
 	@Test
+	void comparesOneRedisWithALocalClusterOfThreeMasters() throws Exception {
+		List<String> args = new ArrayList<>(
+				List.of("--cluster", "--out", this.output.toString(), "--batch", "2000", "--burst", "1000"));
+		String url = System.getenv("TEST_REDIS_URL");
+		if (url != null && !url.isBlank()) {
+			args.addAll(List.of("--redis-url", url));
+		}
+
+		Report report = BenchmarkApplication.run(BenchmarkOptions.parse(args.toArray(String[]::new)));
+
+		assertThat(report.rows()).extracting((row) -> row.scenario().substring(0, 2))
+			.containsExactly("C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8");
+		for (Report.Row row : report.rows()) {
+			// First the cluster, then one Redis.
+			assertThat(row.ours()).as(row.scenario()).isPositive();
+			assertThat(row.redisson()).as(row.scenario()).isPositive();
+		}
+		assertThat(Files.readString(this.output.resolve("benchmark.md")))
+			.contains("| Scenario | Unit | cluster | one Redis | cluster ÷ one Redis |", "Redis Cluster");
+	}
+
+	@Test
 	void profilesOurBurstInAnApplicationWithActuator() throws Exception {
 		String url = System.getenv("TEST_REDIS_URL");
 		List<String> args = new ArrayList<>(List.of("--quick", "--out", this.output.toString(), "--scenarios", "2",

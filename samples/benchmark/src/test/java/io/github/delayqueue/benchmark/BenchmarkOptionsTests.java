@@ -42,6 +42,15 @@ class BenchmarkOptionsTests {
 	}
 
 	@Test
+	void runsTheClusterComparisonOnlyWhenAsked() {
+		assertThat(BenchmarkOptions.parse().scenarios()).doesNotContain(BenchmarkOptions.CLUSTER);
+		assertThat(BenchmarkOptions.parse("--cluster", "--burst", "5").scenarios())
+			.containsExactly(BenchmarkOptions.CLUSTER);
+		assertThat(BenchmarkOptions.parse("--scenarios", "2,cluster").scenarios()).containsExactlyInAnyOrder("2",
+				BenchmarkOptions.CLUSTER);
+	}
+
+	@Test
 	void runsOurClientAsAPlainApplicationUnlessToldToAddActuator() {
 		assertThat(BenchmarkOptions.parse().application()).isEqualTo(ApplicationSetup.PLAIN);
 		assertThat(BenchmarkOptions.parse("--app", "actuator", "--burst", "5").application())
