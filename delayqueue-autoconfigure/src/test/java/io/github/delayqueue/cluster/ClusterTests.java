@@ -9,20 +9,30 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.delayqueue.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.autoconfigure.DelayQueueEndpointAutoConfiguration;
+import io.github.delayqueue.autoconfigure.DelayQueueHealthAutoConfiguration;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.NonRetryableJobException;
 import io.github.delayqueue.core.TopicStats;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import io.github.delayqueue.test.ClusterExtension;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisTestCluster;
+import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
@@ -112,6 +122,44 @@ class ClusterTests {
 	}
 
 	@Test
+	void keepsDeadJobsPausesTheEndpointAndHealthAsOnOneRedis() {
+		this.runner.withUserConfiguration(FailingListener.class)
+			.withConfiguration(
+					AutoConfigurations.of(EndpointAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+							DelayQueueEndpointAutoConfiguration.class, DelayQueueHealthAutoConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=delayqueue")
+			.run((context) -> {
+				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				for (int i = 0; i < 60; i++) {
+					queue.send(deadTopic(i), "doomed-" + i);
+				}
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> deadTopics().stream().mapToLong((topic) -> queue.stats(topic).dead()).sum() == 60);
+				assertThat(queue.deadJobs(deadTopic(0), 0, 100)).hasSize(10);
+				assertThat(queue.requeueDead(deadTopic(0))).isEqualTo(10);
+				await().atMost(Duration.ofSeconds(20)).until(() -> queue.stats(deadTopic(0)).dead() == 10);
+				assertThat(queue.purgeDead(deadTopic(1))).isEqualTo(10);
+				assertThat(queue.stats(deadTopic(1)).dead()).isZero();
+				queue.pause(deadTopic(2));
+				assertThat(queue.isPaused(deadTopic(2))).isTrue();
+				queue.resume(deadTopic(2));
+				assertThat(queue.isPaused(deadTopic(2))).isFalse();
+				DelayQueueEndpoint.QueuesDescriptor queues = context.getBean(DelayQueueEndpoint.class).queues();
+				assertThat(queues.topics()).containsKeys(deadTopics().toArray(String[]::new));
+				assertThat(queues.topics().get(deadTopic(3)).dead()).isEqualTo(10);
+				assertThat(context.getBean(DelayQueueHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+			});
+	}
+
+	private static String deadTopic(int i) {
+		return "cluster.dead-" + (i % 6);
+	}
+
+	private static List<String> deadTopics() {
+		return List.of(deadTopic(0), deadTopic(1), deadTopic(2), deadTopic(3), deadTopic(4), deadTopic(5));
+	}
+
+	@Test
 	void stopsIdleListenersWellUnderASecond(RedisTestCluster cluster) {
 		this.runner.withUserConfiguration(EveryTopicListener.class).run((context) -> {
 			DelayedJobListenerEndpointRegistry registry = context.getBean(DelayedJobListenerEndpointRegistry.class);
@@ -134,22 +182,22 @@ class ClusterTests {
 	}
 
 	private static long blockedClients(RedisTestCluster cluster) {
-		return cluster.masters()
-			.stream()
-			.mapToLong((master) -> infoValue(master.command("INFO", "clients"), "blocked_clients"))
-			.sum();
-	}
-
-	private static long infoValue(String info, String name) {
-		return info.lines()
-			.filter((line) -> line.startsWith(name + ":"))
-			.mapToLong((line) -> Long.parseLong(line.substring(name.length() + 1).trim()))
-			.findFirst()
-			.orElseThrow();
+		return cluster.masters().stream().mapToLong(RedisTestServer::blockedClients).sum();
 	}
 
 	private static String topic(int i) {
 		return "cluster.topic-" + (i % TOPICS);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FailingListener {
+
+		@DelayedJobListener(topics = { "cluster.dead-0", "cluster.dead-1", "cluster.dead-2", "cluster.dead-3",
+				"cluster.dead-4", "cluster.dead-5" })
+		void handle(String payload) {
+			throw new NonRetryableJobException("never works: " + payload);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

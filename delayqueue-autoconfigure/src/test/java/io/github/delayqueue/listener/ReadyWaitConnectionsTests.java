@@ -45,7 +45,7 @@ class ReadyWaitConnectionsTests {
 	@Test
 	void leavesTheApplicationsPoolToTheApplicationWithMoreTopicsThanThePoolHoldsConnections(RedisTestServer server) {
 		this.runner.run((context) -> {
-			await().atMost(Duration.ofSeconds(10)).until(() -> blockedClients(server) == TOPICS);
+			await().atMost(Duration.ofSeconds(10)).until(() -> server.blockedClients() == TOPICS);
 			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
 			// Pipelines run on a dedicated connection: one from the pool.
 			List<Object> replies = redis.executePipelined((RedisCallback<Object>) (connection) -> {
@@ -60,21 +60,12 @@ class ReadyWaitConnectionsTests {
 	@Test
 	void endsEveryBlockedWaitWhenTheListenersStop(RedisTestServer server) {
 		this.runner.run((context) -> {
-			await().atMost(Duration.ofSeconds(10)).until(() -> blockedClients(server) == TOPICS);
+			await().atMost(Duration.ofSeconds(10)).until(() -> server.blockedClients() == TOPICS);
 			long start = System.nanoTime();
 			context.getBean(DelayedJobListenerEndpointRegistry.class).stop();
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
-			assertThat(blockedClients(server)).isZero();
+			assertThat(server.blockedClients()).isZero();
 		});
-	}
-
-	static long blockedClients(RedisTestServer server) {
-		return server.command("INFO", "clients")
-			.lines()
-			.filter((line) -> line.startsWith("blocked_clients:"))
-			.mapToLong((line) -> Long.parseLong(line.substring("blocked_clients:".length()).trim()))
-			.findFirst()
-			.orElseThrow();
 	}
 
 	@Configuration(proxyBeanMethods = false)

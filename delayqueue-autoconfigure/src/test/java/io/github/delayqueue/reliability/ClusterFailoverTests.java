@@ -52,7 +52,11 @@ class ClusterFailoverTests {
 	void setUp() {
 		this.cluster = RedisTestCluster.start();
 		// No topology refresh settings: the starter's defaults must follow the failover.
-		this.runner = DelayQueueContextRunner.create(this.cluster).withUserConfiguration(Recorder.class);
+		// A short time to run: an acknowledgement lost to the kill is delivered again
+		// within the test's deadline.
+		this.runner = DelayQueueContextRunner.create(this.cluster)
+			.withPropertyValues("delayqueue.defaults.ttr=5s")
+			.withUserConfiguration(Recorder.class);
 	}
 
 	@AfterEach

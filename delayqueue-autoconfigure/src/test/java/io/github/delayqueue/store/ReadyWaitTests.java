@@ -58,24 +58,15 @@ class ReadyWaitTests {
 		try (ReadyWait wait = kind.open(this.fixture)) {
 			CompletableFuture<String> waiting = CompletableFuture
 				.supplyAsync(() -> wait.awaitReady("waits", Duration.ofSeconds(30)));
-			await().atMost(Duration.ofSeconds(5)).until(() -> blockedClients() == 1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.server.blockedClients() == 1);
 			wait.cancel();
 			assertThat(waiting).succeedsWithin(Duration.ofSeconds(1)).isNull();
-			assertThat(blockedClients()).isZero();
+			assertThat(this.server.blockedClients()).isZero();
 			// Nothing was moved, and a later wait does not block.
 			this.fixture.template().send(JobRequest.builder("waits", "x").id("job-2").build());
 			assertThat(wait.awaitReady("waits", Duration.ofSeconds(30))).isNull();
 			assertThat(this.fixture.redis().opsForList().range("{dq:waits}:ready", 0, -1)).containsExactly("job-2");
 		}
-	}
-
-	private long blockedClients() {
-		return this.server.command("INFO", "clients")
-			.lines()
-			.filter((line) -> line.startsWith("blocked_clients:"))
-			.mapToLong((line) -> Long.parseLong(line.substring("blocked_clients:".length()).trim()))
-			.findFirst()
-			.orElseThrow();
 	}
 
 	enum Kind {

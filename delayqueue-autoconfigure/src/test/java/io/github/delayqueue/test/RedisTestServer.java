@@ -324,6 +324,19 @@ public final class RedisTestServer implements AutoCloseable {
 	}
 
 	/**
+	 * Return how many clients are blocked in a command, such as a blocking move.
+	 * @return {@code blocked_clients} of {@code INFO clients}
+	 */
+	public long blockedClients() {
+		for (String line : command("INFO", "clients").split("\r\n")) {
+			if (line.startsWith("blocked_clients:")) {
+				return Long.parseLong(line.substring("blocked_clients:".length()).trim());
+			}
+		}
+		throw new IllegalStateException("INFO clients has no blocked_clients");
+	}
+
+	/**
 	 * Return the server's {@code redis_version}.
 	 * @return the version, or {@code "unknown"} when the server does not report one
 	 */
