@@ -53,8 +53,8 @@ public final class DelayQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DelayQueueKeys delayQueueKeys(DelayQueueProperties properties) {
-		return new DelayQueueKeys(properties.getKeyPrefix());
+	DelayQueueKeys delayQueueKeys(DelayQueueProperties properties, TopicPolicies policies) {
+		return new DelayQueueKeys(properties.getKeyPrefix(), (topic) -> policies.forTopic(topic).partitions());
 	}
 
 	@Bean

@@ -535,6 +535,13 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 		 */
 		private @Nullable Integer concurrency;
 
+		/**
+		 * How many queues, each with its own Redis hash tag and so its own cluster slot,
+		 * the topic's jobs are spread over, 1 to 1024. A job's partition follows from its
+		 * id. Changing it while jobs are pending loses nothing.
+		 */
+		private @Nullable Integer partitions;
+
 		private final Retry retry = new Retry();
 
 		private final DeadLetter deadLetter = new DeadLetter();
@@ -543,6 +550,7 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 			TopicProperties defaults = new TopicProperties();
 			defaults.setTtr(Duration.ofSeconds(60));
 			defaults.setConcurrency(1);
+			defaults.setPartitions(1);
 			defaults.retry.setMaxAttempts(5);
 			defaults.retry.setNonRetryable(new ArrayList<>());
 			defaults.retry.backoff.setDelay(Duration.ofSeconds(1));
@@ -568,6 +576,14 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 
 		public void setConcurrency(@Nullable Integer concurrency) {
 			this.concurrency = concurrency;
+		}
+
+		public @Nullable Integer getPartitions() {
+			return this.partitions;
+		}
+
+		public void setPartitions(@Nullable Integer partitions) {
+			this.partitions = partitions;
 		}
 
 		public Retry getRetry() {

@@ -11,6 +11,7 @@ import io.github.delayqueue.core.BackoffPolicy;
 import io.github.delayqueue.core.JobConstraints;
 import io.github.delayqueue.core.TopicPolicies;
 import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.store.DelayQueueKeys;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -106,8 +107,14 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 		}
 		Duration retention = pick(topic, defaults, (t) -> t.getDeadLetter().getRetention());
 		notNegative(problems, prefix + ".dead-letter.retention", retention);
+		int partitions = pick(topic, defaults, TopicProperties::getPartitions);
+		if (partitions < 1 || partitions > DelayQueueKeys.MAX_PARTITIONS) {
+			problems.invalid(prefix + ".partitions", partitions,
+					"The number of partitions must be 1 to " + DelayQueueKeys.MAX_PARTITIONS);
+		}
 		return new TopicPolicy(ttr, concurrency, maxAttempts,
-				new BackoffPolicy(delay, multiplier, maxDelay, jitter, schedule), nonRetryable, retention);
+				new BackoffPolicy(delay, multiplier, maxDelay, jitter, schedule), nonRetryable, retention,
+				Math.max(1, Math.min(partitions, DelayQueueKeys.MAX_PARTITIONS)));
 	}
 
 	private static <T> T pick(TopicProperties topic, TopicProperties defaults,

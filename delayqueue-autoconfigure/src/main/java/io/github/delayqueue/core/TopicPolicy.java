@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * The settings that govern one topic: how long a delivery may run, how many run at once,
- * how failures are retried and how long dead jobs are kept.
+ * how failures are retried, how long dead jobs are kept and over how many partitions its
+ * jobs spread.
  *
  * @param ttr how long a delivery may run before it is delivered again
  * @param concurrency how many jobs a listener runs at once
@@ -13,10 +14,12 @@ import java.util.List;
  * @param backoff the wait between attempts
  * @param nonRetryable exception class names that make a job dead at once
  * @param deadRetention how long dead jobs are kept
+ * @param partitions how many queues, each with its own Redis hash tag, the topic's jobs
+ * are spread over: 1 to 1024
  * @author delayqueue contributors
  */
 public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff,
-		List<String> nonRetryable, Duration deadRetention) {
+		List<String> nonRetryable, Duration deadRetention, int partitions) {
 
 	/**
 	 * Create a topic policy, keeping an unmodifiable copy of the non-retryable exception
@@ -24,6 +27,20 @@ public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, Backof
 	 */
 	public TopicPolicy {
 		nonRetryable = List.copyOf(nonRetryable);
+	}
+
+	/**
+	 * Create the policy of an unpartitioned topic.
+	 * @param ttr how long a delivery may run before it is delivered again
+	 * @param concurrency how many jobs a listener runs at once
+	 * @param maxAttempts deliveries in all, the first one included
+	 * @param backoff the wait between attempts
+	 * @param nonRetryable exception class names that make a job dead at once
+	 * @param deadRetention how long dead jobs are kept
+	 */
+	public TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff, List<String> nonRetryable,
+			Duration deadRetention) {
+		this(ttr, concurrency, maxAttempts, backoff, nonRetryable, deadRetention, 1);
 	}
 
 	/**

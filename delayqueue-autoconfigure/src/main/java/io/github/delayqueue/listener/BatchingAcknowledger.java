@@ -74,17 +74,18 @@ final class BatchingAcknowledger {
 		while (batch.size() < JobClaims.MAX_ACK_BATCH && (next = this.queue.poll()) != null) {
 			batch.add(next);
 		}
-		Map<String, List<Finished>> byTopic = new LinkedHashMap<>();
+		Map<String, List<Finished>> byQueue = new LinkedHashMap<>();
 		for (Finished finished : batch) {
-			byTopic.computeIfAbsent(finished.job().topic(), (topic) -> new ArrayList<>()).add(finished);
+			byQueue.computeIfAbsent(finished.job().queue(), (queue) -> new ArrayList<>()).add(finished);
 		}
-		byTopic.forEach(this::send);
+		byQueue.forEach(this::send);
 	}
 
-	private void send(String topic, List<Finished> batch) {
+	private void send(String queue, List<Finished> batch) {
+		String topic = batch.get(0).job().topic();
 		boolean[] acknowledged;
 		try {
-			acknowledged = this.claims.ack(topic, batch.stream().map(Finished::job).toList());
+			acknowledged = this.claims.ack(queue, batch.stream().map(Finished::job).toList());
 		}
 		catch (RuntimeException ex) {
 			logger.error("Acknowledging jobs " + batch.stream().map((finished) -> finished.job().id()).toList()

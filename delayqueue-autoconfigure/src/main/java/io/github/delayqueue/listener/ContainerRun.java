@@ -2,7 +2,10 @@ package io.github.delayqueue.listener;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -34,6 +37,12 @@ final class ContainerRun {
 
 	private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(2);
 
+	/**
+	 * How often the claim loop reads which queues the topics have, to find partitions
+	 * that another instance, or a former number of partitions, wrote to.
+	 */
+	private static final long QUEUE_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(30);
+
 	private final DelayedJobListenerContainer container;
 
 	// Dropped once it has ended, so that runs do not hold on to a chain of their
@@ -63,6 +72,16 @@ final class ContainerRun {
 	private volatile boolean active = true;
 
 	/**
+	 * Every queue of each topic, in the topics' priority order; the queues this instance
+	 * writes to until the claim loop has read the others from Redis.
+	 */
+	private volatile Map<String, List<String>> queuesByTopic;
+
+	// Where the next look at each topic's queues begins, so that no partition is always
+	// looked at last.
+	private final Map<String, Integer> nextQueue = new HashMap<>();
+
+	/**
 	 * Set once a stop gives up waiting and interrupts the handlers still running, so that
 	 * their executions know the failure came from us and hand their jobs back.
 	 */
@@ -82,12 +101,18 @@ final class ContainerRun {
 		// context (the shutdown hook does) ends it.
 		this.poller.setDaemon(false);
 		this.threads.add(this.poller);
+		Map<String, List<String>> queues = new LinkedHashMap<>();
 		for (String topic : container.getTopics()) {
-			ReadyJobWaiter waiter = new ReadyJobWaiter(topic, container.factory().claims(),
-					container.factory().getPollTimeout(), this.handoff, this.pauses);
-			this.waiters.add(waiter);
-			this.threads.add(thread(prefix + "-waiter-" + topic, waiter));
+			queues.put(topic, container.factory().claims().writtenQueues(topic));
+			// One waiter per partition: a blocking wait watches one list, in one slot.
+			for (String queue : queues.get(topic)) {
+				ReadyJobWaiter waiter = new ReadyJobWaiter(queue, container.factory().claims(),
+						container.factory().getPollTimeout(), this.handoff, this.pauses);
+				this.waiters.add(waiter);
+				this.threads.add(thread(prefix + "-waiter-" + queue, waiter));
+			}
 		}
+		this.queuesByTopic = queues;
 	}
 
 	void start() {
@@ -170,6 +195,7 @@ final class ContainerRun {
 		}
 		int failures = 0;
 		boolean topicsRegistered = false;
+		long nextQueueRefresh = System.nanoTime();
 		// Set when the last idle wait ended with a look that found nothing: looking again
 		// straight away would only repeat that claim call.
 		boolean foundNothing = false;
@@ -180,6 +206,10 @@ final class ContainerRun {
 					// In Redis, not at start: a start must not fail while Redis is away.
 					this.container.getTopics().forEach(this.container.factory()::registerTopic);
 					topicsRegistered = true;
+				}
+				if (System.nanoTime() - nextQueueRefresh >= 0) {
+					refreshQueues();
+					nextQueueRefresh = System.nanoTime() + QUEUE_REFRESH_NANOS;
 				}
 				if (!this.permits.tryAcquire(200, TimeUnit.MILLISECONDS)) {
 					continue;
@@ -262,12 +292,14 @@ final class ContainerRun {
 			while (jobs.size() < wanted && (ready = this.handoff.poll()) != null) {
 				jobs.addAll(claim(ready.topic(), ready.id(), 0));
 			}
-			for (String topic : this.container.getTopics()) {
-				if (jobs.size() >= wanted) {
-					break;
-				}
-				if (!this.pauses.skips(topic)) {
-					jobs.addAll(claim(topic, null, wanted - jobs.size()));
+			for (Map.Entry<String, List<String>> topic : this.queuesByTopic.entrySet()) {
+				List<String> queues = topic.getValue();
+				int first = Math.floorMod(this.nextQueue.merge(topic.getKey(), 1, Integer::sum), queues.size());
+				for (int i = 0; i < queues.size() && jobs.size() < wanted; i++) {
+					String queue = queues.get((first + i) % queues.size());
+					if (!this.pauses.skips(queue)) {
+						jobs.addAll(claim(queue, null, wanted - jobs.size()));
+					}
 				}
 			}
 			return jobs;
@@ -278,10 +310,18 @@ final class ContainerRun {
 		}
 	}
 
-	private List<JobExecution> claim(String topic, @Nullable String movedId, int count) {
-		Claim claim = this.container.claimer().claim(topic, movedId, count, this.container.ttr(topic));
+	private void refreshQueues() {
+		Map<String, List<String>> queues = new LinkedHashMap<>();
+		for (String topic : this.container.getTopics()) {
+			queues.put(topic, this.container.factory().claims().queues(topic));
+		}
+		this.queuesByTopic = queues;
+	}
+
+	private List<JobExecution> claim(String queue, @Nullable String movedId, int count) {
+		Claim claim = this.container.claimer().claim(queue, movedId, count, this.container.ttr(queue));
 		if (claim.paused()) {
-			this.pauses.foundPaused(topic);
+			this.pauses.foundPaused(queue);
 		}
 		return executions(claim);
 	}
@@ -289,10 +329,10 @@ final class ContainerRun {
 	private List<JobExecution> executions(Claim claim) {
 		long claimedAt = System.nanoTime();
 		if (!claim.jobs().isEmpty()) {
-			String topic = claim.jobs().get(0).topic();
+			String queue = claim.jobs().get(0).queue();
 			this.container.factory()
 				.dueTimeListener()
-				.jobScheduled(topic, claim.redisNow() + this.container.ttr(topic).toMillis());
+				.jobScheduled(queue, claim.redisNow() + this.container.ttr(queue).toMillis());
 		}
 		List<JobExecution> executions = new ArrayList<>(claim.jobs().size());
 		for (ClaimedJob job : claim.jobs()) {

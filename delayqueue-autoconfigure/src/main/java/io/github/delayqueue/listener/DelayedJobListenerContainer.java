@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
+import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims.Claim;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import org.jspecify.annotations.Nullable;
@@ -184,8 +185,8 @@ public class DelayedJobListenerContainer {
 		this.claimer = claimer;
 	}
 
-	Duration ttr(String topic) {
-		return this.factory.policies().forTopic(topic).ttr();
+	Duration ttr(String queue) {
+		return this.factory.policies().forTopic(DelayQueueKeys.topicOf(queue)).ttr();
 	}
 
 	JobExecution execution(ClaimedJob job, long claimedAtRedisMillis, long claimedAtNanos,

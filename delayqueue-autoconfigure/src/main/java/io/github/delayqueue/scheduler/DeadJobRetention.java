@@ -2,10 +2,12 @@ package io.github.delayqueue.scheduler;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
 import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -40,10 +42,13 @@ final class DeadJobRetention {
 
 	/**
 	 * Purge the topics whose turn came; a topic seen for the first time has its turn.
-	 * @param topics the topics
+	 * @param queues the queues the scheduler tracks, of topics or partitions
 	 * @param now the current time, on the {@link System#nanoTime()} scale
 	 */
-	void purgeDue(Set<String> topics, long now) {
+	void purgeDue(Set<String> queues, long now) {
+		// The store purges every partition of a topic.
+		Set<String> topics = new LinkedHashSet<>();
+		queues.forEach((queue) -> topics.add(DelayQueueKeys.topicOf(queue)));
 		for (String topic : topics) {
 			Long next = this.nextPurge.get(topic);
 			if (next != null && now - next < 0) {

@@ -62,6 +62,8 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private final TopicWakeUps wakeUps;
 
+	private final DelayQueueKeys keys;
+
 	private final TopicSweeper sweeper;
 
 	private final PeriodicChores chores;
@@ -98,6 +100,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			int batchSize, Duration maxSleep, LongSupplier nanoClock) {
 		HousekeepingStore store = new HousekeepingStore(scripts, keys);
 		this.scripts = scripts;
+		this.keys = keys;
 		this.nanoClock = nanoClock;
 		this.maxSleepNanos = maxSleep.toNanos();
 		this.wakeUps = new TopicWakeUps(nanoClock);
@@ -158,17 +161,32 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	}
 
 	/**
-	 * Make sure a topic is swept even before any job of it was seen in Redis.
+	 * Make sure a topic, each partition of it, is swept even before any job of it was
+	 * seen in Redis.
 	 * @param topic the topic
 	 */
 	public void addTopic(String topic) {
-		this.wakeUps.request(topic, this.nanoClock.getAsLong());
+		long now = this.nanoClock.getAsLong();
+		this.keys.queues(topic).forEach((queue) -> this.wakeUps.request(queue, now));
 	}
 
+	/**
+	 * Sweep a queue when a due time comes: a topic's, or one partition's. Given the name
+	 * of a partitioned topic, which senders give since they write to several partitions
+	 * at once, every partition it is written to is swept.
+	 * @param queue the queue or topic
+	 * @param dueAtMillis the due time on the Redis clock
+	 */
 	@Override
-	public void jobScheduled(String topic, long dueAtMillis) {
+	public void jobScheduled(String queue, long dueAtMillis) {
 		long inMillis = this.sweeper.millisUntil(dueAtMillis);
-		this.wakeUps.request(topic, this.nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis)));
+		long at = this.nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis));
+		if (queue.equals(DelayQueueKeys.topicOf(queue)) && this.keys.isPartitioned(queue)) {
+			this.keys.queues(queue).forEach((partition) -> this.wakeUps.request(partition, at));
+		}
+		else {
+			this.wakeUps.request(queue, at);
+		}
 	}
 
 	/**

@@ -6,13 +6,14 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.store.PartitionRegistry;
 import io.github.delayqueue.store.ScriptRunner;
 import io.github.delayqueue.store.TopicKeys;
 
 /**
  * The Redis side of the scheduler: promoting due jobs and requeueing expired deliveries
- * of a topic in one script call, handing orphaned claims back, listing the topics, and
- * publishing heartbeats.
+ * of a queue (a topic, or a partition of one) in one script call, handing orphaned claims
+ * back, listing the topics, and publishing heartbeats.
  *
  * @author delayqueue contributors
  */
@@ -22,9 +23,12 @@ final class HousekeepingStore {
 
 	private final DelayQueueKeys keys;
 
+	private final PartitionRegistry partitions;
+
 	HousekeepingStore(ScriptRunner scripts, DelayQueueKeys keys) {
 		this.scripts = scripts;
 		this.keys = keys;
+		this.partitions = new PartitionRegistry(scripts, keys);
 	}
 
 	TopicSweep sweep(String topic, int batchSize, int maxAttempts) {
@@ -57,9 +61,18 @@ final class HousekeepingStore {
 		this.scripts.redis().convertAndSend(this.keys.claimChannel(), "");
 	}
 
-	List<String> topics() {
+	/**
+	 * Return every queue of every topic: each topic's own and those of its partitions.
+	 * @return the queue names
+	 */
+	List<String> queues() {
 		var members = this.scripts.redis().opsForSet().members(this.keys.topicSet());
-		return (members != null) ? new ArrayList<>(members) : List.of();
+		if (members == null) {
+			return List.of();
+		}
+		List<String> queues = new ArrayList<>();
+		members.forEach((topic) -> queues.addAll(this.partitions.queues(topic)));
+		return queues;
 	}
 
 	private static int asInt(Object value) {

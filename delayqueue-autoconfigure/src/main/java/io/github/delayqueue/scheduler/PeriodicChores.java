@@ -124,7 +124,7 @@ final class PeriodicChores {
 	void refreshTopicsIfDue(long now) {
 		if (now - this.nextTopicRefresh >= 0) {
 			// Finds the topics that only other instances send to.
-			this.store.topics().forEach((topic) -> this.wakeUps.track(topic, now));
+			this.store.queues().forEach((queue) -> this.wakeUps.track(queue, now));
 			this.nextTopicRefresh = now + this.cap.ofUnwatched(now);
 		}
 	}

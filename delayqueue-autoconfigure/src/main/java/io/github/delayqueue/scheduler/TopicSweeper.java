@@ -6,12 +6,14 @@ import java.util.function.LongSupplier;
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.core.JobEventListeners;
 import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.store.DelayQueueKeys;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Sweeps one topic, reports what the sweep found expired, dead or vanished, and decides
- * from the reply when the topic is next to be swept.
+ * Sweeps one queue (a topic, or a partition of one), reports what the sweep found
+ * expired, dead or vanished, and decides from the reply when the topic is next to be
+ * swept.
  *
  * @author delayqueue contributors
  */
@@ -66,18 +68,19 @@ final class TopicSweeper {
 		return redisMillis - (this.clock.millis() + this.redisOffsetMillis);
 	}
 
-	void sweep(String topic) {
+	void sweep(String queue) {
+		String topic = DelayQueueKeys.topicOf(queue);
 		int maxAttempts = this.policies.forTopic(topic).maxAttempts();
-		this.wakeUps.sweepStarting(topic);
+		this.wakeUps.sweepStarting(queue);
 		long sentAt = this.nanoClock.getAsLong();
-		HousekeepingStore.TopicSweep sweep = this.store.sweep(topic, this.batchSize, maxAttempts);
+		HousekeepingStore.TopicSweep sweep = this.store.sweep(queue, this.batchSize, maxAttempts);
 		long receivedAt = this.nanoClock.getAsLong();
 		if (sweep.redisNow() >= 0) {
 			this.redisOffsetMillis = sweep.redisNow() - this.clock.millis();
 		}
 		report(topic, sweep);
-		long maxSleep = this.cap.of(topic, receivedAt);
-		this.wakeUps.sweepFinished(topic, nextSweep(sweep, this.batchSize, sentAt, receivedAt, maxSleep));
+		long maxSleep = this.cap.of(queue, receivedAt);
+		this.wakeUps.sweepFinished(queue, nextSweep(sweep, this.batchSize, sentAt, receivedAt, maxSleep));
 	}
 
 	/**

@@ -1,12 +1,18 @@
 package io.github.delayqueue.store;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
 
 /**
  * Names every Redis key and channel the delay queue uses, all carrying one prefix:
  * channels start with it, and a topic's keys start with it inside their hash tag,
  * {@code {prefix:topic}:...}.
+ * <p>
+ * A topic with N partitions keeps its jobs in N queues, each a set of keys under a hash
+ * tag of its own (see {@link #queues(String)}); everything below the public API works on
+ * queue names, and an unpartitioned topic's one queue is named like the topic.
  *
  * @author delayqueue contributors
  */
@@ -14,23 +20,115 @@ public final class DelayQueueKeys {
 
 	private final String prefix;
 
+	/**
+	 * Most partitions a topic may have.
+	 */
+	public static final int MAX_PARTITIONS = 1024;
+
+	private final ToIntFunction<String> partitionCount;
+
 	private final Map<String, TopicKeys> topics = new ConcurrentHashMap<>();
+
+	private final Map<String, Layout> layouts = new ConcurrentHashMap<>();
+
+	/**
+	 * Create the key names for a prefix, every topic unpartitioned.
+	 * @param prefix the prefix every key starts with
+	 */
+	public DelayQueueKeys(String prefix) {
+		this(prefix, (topic) -> 1);
+	}
 
 	/**
 	 * Create the key names for a prefix.
 	 * @param prefix the prefix every key starts with
+	 * @param partitionCount the number of partitions of a topic, 1 to
+	 * {@link #MAX_PARTITIONS}
 	 */
-	public DelayQueueKeys(String prefix) {
+	public DelayQueueKeys(String prefix, ToIntFunction<String> partitionCount) {
 		this.prefix = prefix;
+		this.partitionCount = partitionCount;
 	}
 
 	/**
-	 * Return the keys of a topic.
-	 * @param topic the topic
+	 * Return the keys of a queue: of a topic, or of one partition of it.
+	 * @param queue the queue name, from {@link #queues(String)} or
+	 * {@link #queueOf(String, String)}; a topic's name is the name of its first queue
 	 * @return its keys
 	 */
-	public TopicKeys topic(String topic) {
-		return this.topics.computeIfAbsent(topic, (name) -> TopicKeys.of(this.prefix, name));
+	public TopicKeys topic(String queue) {
+		return this.topics.computeIfAbsent(queue, (name) -> TopicKeys.of(this.prefix, name));
+	}
+
+	/**
+	 * Return the queues that jobs of a topic are written to, by its number of partitions
+	 * now: the topic itself when it has one. Queues written under another number (before
+	 * a change of it, or by an instance configured otherwise) are listed in
+	 * {@link #partitionSet(String)}.
+	 * @param topic the topic
+	 * @return the queue names, the topic's own first
+	 */
+	public List<String> queues(String topic) {
+		return layout(topic).layout().queues();
+	}
+
+	/**
+	 * Return the queue that a job id of a topic is written to.
+	 * @param topic the topic
+	 * @param id the job id
+	 * @return the queue name
+	 */
+	public String queueOf(String topic, String id) {
+		Layout layout = this.layouts.get(topic);
+		if (layout == null) {
+			layout = layout(topic);
+		}
+		return layout.layout().queueOf(id);
+	}
+
+	/**
+	 * Tell whether a topic has more than one partition.
+	 * @param topic the topic
+	 * @return {@code true} if its jobs are written to several queues
+	 */
+	public boolean isPartitioned(String topic) {
+		return layout(topic).partitions() > 1;
+	}
+
+	// The layout follows the partition count: recomputed should the count read differ.
+	private Layout layout(String topic) {
+		int partitions = this.partitionCount.applyAsInt(topic);
+		Layout layout = this.layouts.get(topic);
+		if (layout == null || layout.partitions() != partitions) {
+			layout = new Layout(partitions, TopicPartitionLayout.of(this.prefix, topic, partitions));
+			this.layouts.put(topic, layout);
+		}
+		return layout;
+	}
+
+	/**
+	 * Return the topic a queue belongs to.
+	 * @param queue the queue name
+	 * @return the topic
+	 */
+	public static String topicOf(String queue) {
+		int separator = queue.indexOf(TopicPartitionLayout.SEPARATOR);
+		return (separator < 0) ? queue : queue.substring(0, separator);
+	}
+
+	/**
+	 * Return the set that lists every queue of a topic other than its first that a sender
+	 * has written to, so that consumers and schedulers find them all, whatever number of
+	 * partitions each instance has. It lives in the topic's own hash tag.
+	 * @param topic the topic
+	 * @return the key
+	 */
+	public String partitionSet(String topic) {
+		return "{" + this.prefix + ":" + topic + "}:partitions";
+	}
+
+	private record Layout(int partitions, TopicPartitionLayout layout) {
+
 	}
 
 	/**

@@ -15,7 +15,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * The Redis side of consuming jobs: waiting for a ready job, claiming it, and settling
  * each delivery (acknowledge, retry, bury, release). Settling is fenced by the delivery's
- * attempt number, so a settlement for an expired delivery changes nothing.
+ * attempt number, so a settlement for an expired delivery changes nothing. Claims and
+ * waits work on queues: a topic's own, or one partition of a partitioned topic (see
+ * {@link #queues(String)}); deliveries report their topic.
  *
  * @author delayqueue contributors
  */
@@ -45,6 +47,8 @@ public final class JobClaims {
 
 	private final AtomicLong claimCalls = new AtomicLong();
 
+	private final PartitionRegistry partitions;
+
 	/**
 	 * Create the consumer side of the store.
 	 * @param scripts runs the scripts
@@ -53,6 +57,27 @@ public final class JobClaims {
 	public JobClaims(ScriptRunner scripts, DelayQueueKeys keys) {
 		this.scripts = scripts;
 		this.keys = keys;
+		this.partitions = new PartitionRegistry(scripts, keys);
+	}
+
+	/**
+	 * Return the queues a topic's jobs are written to now, by this instance's number of
+	 * partitions; no call to Redis.
+	 * @param topic the topic
+	 * @return the queue names, the topic's own first
+	 */
+	public List<String> writtenQueues(String topic) {
+		return this.keys.queues(topic);
+	}
+
+	/**
+	 * Return every queue of a topic, those written under another number of partitions
+	 * included, see {@link PartitionRegistry#queues(String)}.
+	 * @param topic the topic
+	 * @return the queue names, the topic's own first
+	 */
+	public List<String> queues(String topic) {
+		return this.partitions.queues(topic);
 	}
 
 	/**
@@ -73,9 +98,9 @@ public final class JobClaims {
 	}
 
 	/**
-	 * Claim jobs of a topic: the one a consumer moved into the claiming list, if any, and
+	 * Claim jobs of a queue: the one a consumer moved into the claiming list, if any, and
 	 * up to {@code count} more straight from the ready list.
-	 * @param topic the topic
+	 * @param queue the queue
 	 * @param movedId the id from {@link ReadyWait#awaitReady}, or {@code null}
 	 * @param count most jobs to take from the ready list, at most
 	 * {@link #MAX_CLAIM_BATCH} of them in one call
@@ -83,8 +108,9 @@ public final class JobClaims {
 	 * @return the claimed jobs; if Redis ran this call twice, because a client resent it
 	 * after its reply was lost, the jobs of the first run
 	 */
-	public Claim claim(String topic, @Nullable String movedId, int count, Duration ttr) {
-		TopicKeys k = this.keys.topic(topic);
+	public Claim claim(String queue, @Nullable String movedId, int count, Duration ttr) {
+		TopicKeys k = this.keys.topic(queue);
+		String topic = DelayQueueKeys.topicOf(queue);
 		String receipt = k.claimReceipt(this.claimant + "-" + Thread.currentThread().getId());
 		List<Object> reply = this.scripts.run(DelayQueueScript.CLAIM,
 				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt, k.ghosts(), k.paused()),
@@ -98,20 +124,20 @@ public final class JobClaims {
 		}
 		List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 1) / 3);
 		for (int i = 1; i + 2 < reply.size(); i += 3) {
-			jobs.add(new ClaimedJob(topic, (String) reply.get(i), (int) ScriptRunner.asLong(reply.get(i + 1)),
+			jobs.add(new ClaimedJob(topic, queue, (String) reply.get(i), (int) ScriptRunner.asLong(reply.get(i + 1)),
 					(String) reply.get(i + 2)));
 		}
 		return new Claim(now, jobs, false);
 	}
 
 	/**
-	 * Acknowledge deliveries of one topic in one round trip: the jobs are done and
+	 * Acknowledge deliveries of one queue in one round trip: the jobs are done and
 	 * deleted. Each is fenced on its own.
-	 * @param topic the topic of every delivery
+	 * @param queue the queue of every delivery
 	 * @param jobs the deliveries, at most {@link #MAX_ACK_BATCH}
 	 * @return for each delivery, in order, {@code false} if it had expired (fenced)
 	 */
-	public boolean[] ack(String topic, List<ClaimedJob> jobs) {
+	public boolean[] ack(String queue, List<ClaimedJob> jobs) {
 		if (jobs.size() > MAX_ACK_BATCH) {
 			throw new IllegalArgumentException(
 					"At most " + MAX_ACK_BATCH + " deliveries are acknowledged at once, not " + jobs.size());
@@ -119,14 +145,14 @@ public final class JobClaims {
 		String[] args = new String[jobs.size() * 2];
 		int i = 0;
 		for (ClaimedJob job : jobs) {
-			if (!job.topic().equals(topic)) {
+			if (!job.queue().equals(queue)) {
 				throw new IllegalArgumentException(
-						"Delivery of job '" + job.id() + "' is of topic '" + job.topic() + "', not '" + topic + "'");
+						"Delivery of job '" + job.id() + "' is of queue '" + job.queue() + "', not '" + queue + "'");
 			}
 			args[i++] = job.id();
 			args[i++] = String.valueOf(job.attempt());
 		}
-		TopicKeys k = this.keys.topic(topic);
+		TopicKeys k = this.keys.topic(queue);
 		List<Object> reply = this.scripts.run(DelayQueueScript.ACK,
 				List.of(k.running(), k.jobs(), k.attempts(), k.errors()), args);
 		boolean[] acknowledged = new boolean[jobs.size()];
@@ -144,11 +170,11 @@ public final class JobClaims {
 	 * @return the new due time in epoch ms, or -1 if the delivery had expired (fenced)
 	 */
 	public long retry(ClaimedJob job, Duration delay, String error) {
-		TopicKeys k = this.keys.topic(job.topic());
+		TopicKeys k = this.keys.topic(job.queue());
 		List<Object> reply = this.scripts.run(DelayQueueScript.RETRY,
 				List.of(k.running(), k.delayed(), k.ready(), k.jobs(), k.attempts(), k.errors()), job.id(),
 				String.valueOf(job.attempt()), String.valueOf(delay.toMillis()), error, this.keys.wakeChannel(),
-				job.topic());
+				job.queue());
 		return (ScriptRunner.asLong(reply.get(0)) == 1) ? ScriptRunner.asLong(reply.get(1)) : -1;
 	}
 
@@ -159,7 +185,7 @@ public final class JobClaims {
 	 * @return {@code false} if the delivery had expired (fenced)
 	 */
 	public boolean bury(ClaimedJob job, String error) {
-		TopicKeys k = this.keys.topic(job.topic());
+		TopicKeys k = this.keys.topic(job.queue());
 		return ScriptRunner.asLong(
 				this.scripts
 					.run(DelayQueueScript.BURY, List.of(k.running(), k.dead(), k.attempts(), k.errors()), job.id(),
@@ -174,7 +200,7 @@ public final class JobClaims {
 	 * @return {@code false} if the delivery had expired (fenced)
 	 */
 	public boolean release(ClaimedJob job) {
-		TopicKeys k = this.keys.topic(job.topic());
+		TopicKeys k = this.keys.topic(job.queue());
 		return ScriptRunner.asLong(
 				this.scripts
 					.run(DelayQueueScript.RELEASE, List.of(k.running(), k.ready(), k.attempts()), job.id(),
@@ -185,12 +211,12 @@ public final class JobClaims {
 	/**
 	 * Hand ids that were moved into the claiming list, but will not be claimed, back to
 	 * the front of the ready list.
-	 * @param topic the topic
+	 * @param queue the queue
 	 * @param ids the ids
 	 * @return how many were handed back
 	 */
-	public long unclaim(String topic, List<String> ids) {
-		TopicKeys k = this.keys.topic(topic);
+	public long unclaim(String queue, List<String> ids) {
+		TopicKeys k = this.keys.topic(queue);
 		long requeued = 0;
 		// Each id costs the script a search of the claiming list: bounded slices keep
 		// every
@@ -224,11 +250,12 @@ public final class JobClaims {
 	 * One delivery of a job.
 	 *
 	 * @param topic the topic
+	 * @param queue the queue it was claimed from: the topic, or a partition of it
 	 * @param id the job id
 	 * @param attempt the delivery's number, its fencing token
 	 * @param record the stored record
 	 */
-	public record ClaimedJob(String topic, String id, int attempt, String record) {
+	public record ClaimedJob(String topic, String queue, String id, int attempt, String record) {
 
 	}
 

@@ -4,12 +4,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
@@ -18,7 +21,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The Redis side of sending and managing jobs: each method is one script call (or one
- * pipelined round trip of them), so each change is atomic per topic.
+ * pipelined round trip of them), so each change is atomic per topic, or per partition of
+ * a partitioned topic. Methods take topics and report topics: a job by id is looked for
+ * in the partition its id maps to, then in the topic's other queues; counts and bulk
+ * operations cover every queue of the topic.
  *
  * @author delayqueue contributors
  */
@@ -42,6 +48,8 @@ public final class JobStore {
 
 	private final byte[] wakeChannel;
 
+	private final PartitionRegistry partitions;
+
 	private final Map<String, EnqueueTarget> enqueueTargets = new ConcurrentHashMap<>();
 
 	/**
@@ -55,6 +63,7 @@ public final class JobStore {
 		this.keys = keys;
 		this.codec = codec;
 		this.wakeChannel = bytes(keys.wakeChannel());
+		this.partitions = new PartitionRegistry(scripts, keys);
 	}
 
 	/**
@@ -64,48 +73,85 @@ public final class JobStore {
 	 * @return the outcome
 	 */
 	public EnqueueOutcome enqueue(String topic, EncodedJob job) {
-		EnqueueTarget target = this.enqueueTargets.get(topic);
+		String queue = this.keys.queueOf(topic, job.id());
+		EnqueueTarget target = this.enqueueTargets.get(queue);
 		if (target == null) {
-			target = this.enqueueTargets.computeIfAbsent(topic, this::enqueueTarget);
+			target = this.enqueueTargets.computeIfAbsent(queue, this::enqueueTarget);
 		}
 		byte[][] args = { this.wakeChannel, target.topic(), bytes(job.id()), bytes(job.due()), bytes(job.tail()) };
 		return outcome(this.scripts.run(DelayQueueScript.ENQUEUE, target.keys(), args));
 	}
 
-	// A single send's keys, encoded once per topic rather than on every call.
-	private EnqueueTarget enqueueTarget(String topic) {
-		TopicKeys k = this.keys.topic(topic);
+	// A single send's keys, encoded once per queue rather than on every call. The wake-up
+	// names the queue, so that schedulers sweep only the partition that changed.
+	private EnqueueTarget enqueueTarget(String queue) {
+		TopicKeys k = this.keys.topic(queue);
 		return new EnqueueTarget(new byte[][] { bytes(k.jobs()), bytes(k.delayed()), bytes(k.ready()), bytes(k.dead()),
-				bytes(k.attempts()), bytes(k.errors()) }, bytes(topic));
+				bytes(k.attempts()), bytes(k.errors()) }, bytes(queue));
 	}
 
 	/**
-	 * Enqueue several groups of jobs, one script call per group, all in one round trip.
+	 * Enqueue several groups of jobs, one script call per group (per partition of a
+	 * partitioned topic), all in one round trip.
 	 * @param groups the groups, each of one topic
 	 * @return each group's outcome, in order
 	 */
 	public List<EnqueueOutcome> enqueue(List<EnqueueGroup> groups) {
 		List<ScriptRunner.Call> calls = new ArrayList<>(groups.size());
-		for (EnqueueGroup group : groups) {
-			TopicKeys topic = this.keys.topic(group.topic());
-			List<String> args = new ArrayList<>(2 + group.jobs().size() * 3);
-			args.add(this.keys.wakeChannel());
-			args.add(group.topic());
-			for (EncodedJob job : group.jobs()) {
-				args.add(job.id());
-				args.add(job.due());
-				args.add(job.tail());
+		List<Integer> groupOfCall = new ArrayList<>(groups.size());
+		for (int g = 0; g < groups.size(); g++) {
+			for (Map.Entry<String, List<EncodedJob>> slice : byQueue(groups.get(g)).entrySet()) {
+				calls.add(enqueueCall(slice.getKey(), slice.getValue()));
+				groupOfCall.add(g);
 			}
-			calls.add(new ScriptRunner.Call(DelayQueueScript.ENQUEUE, List.of(topic.jobs(), topic.delayed(),
-					topic.ready(), topic.dead(), topic.attempts(), topic.errors()), args));
 		}
 		List<List<Object>> replies = (calls.size() == 1) ? List.of(this.scripts.run(DelayQueueScript.ENQUEUE,
 				calls.get(0).keys(), calls.get(0).args().toArray(String[]::new))) : this.scripts.runPipelined(calls);
-		List<EnqueueOutcome> outcomes = new ArrayList<>(replies.size());
-		for (List<Object> reply : replies) {
-			outcomes.add(outcome(reply));
+		List<List<String>> duplicates = new ArrayList<>(groups.size());
+		long[] earliest = new long[groups.size()];
+		for (int g = 0; g < groups.size(); g++) {
+			duplicates.add(new ArrayList<>());
+			earliest[g] = -1;
+		}
+		for (int i = 0; i < replies.size(); i++) {
+			int g = groupOfCall.get(i);
+			EnqueueOutcome outcome = outcome(replies.get(i));
+			duplicates.get(g).addAll(outcome.duplicates());
+			long due = outcome.earliestDelayedDue();
+			if (due >= 0 && (earliest[g] < 0 || due < earliest[g])) {
+				earliest[g] = due;
+			}
+		}
+		List<EnqueueOutcome> outcomes = new ArrayList<>(groups.size());
+		for (int g = 0; g < groups.size(); g++) {
+			outcomes.add(new EnqueueOutcome(duplicates.get(g), earliest[g]));
 		}
 		return outcomes;
+	}
+
+	private Map<String, List<EncodedJob>> byQueue(EnqueueGroup group) {
+		if (!this.keys.isPartitioned(group.topic())) {
+			return Map.of(group.topic(), group.jobs());
+		}
+		Map<String, List<EncodedJob>> slices = new LinkedHashMap<>();
+		for (EncodedJob job : group.jobs()) {
+			slices.computeIfAbsent(this.keys.queueOf(group.topic(), job.id()), (queue) -> new ArrayList<>()).add(job);
+		}
+		return slices;
+	}
+
+	private ScriptRunner.Call enqueueCall(String queue, List<EncodedJob> jobs) {
+		TopicKeys k = this.keys.topic(queue);
+		List<String> args = new ArrayList<>(2 + jobs.size() * 3);
+		args.add(this.keys.wakeChannel());
+		args.add(queue);
+		for (EncodedJob job : jobs) {
+			args.add(job.id());
+			args.add(job.due());
+			args.add(job.tail());
+		}
+		return new ScriptRunner.Call(DelayQueueScript.ENQUEUE,
+				List.of(k.jobs(), k.delayed(), k.ready(), k.dead(), k.attempts(), k.errors()), args);
 	}
 
 	private static EnqueueOutcome outcome(List<Object> reply) {
@@ -115,30 +161,49 @@ public final class JobStore {
 	}
 
 	/**
-	 * Remember a topic in the set of all topics.
+	 * Remember a topic in the set of all topics, and the queues its partitions are
+	 * written to in its partition set; before the first write to a queue, so that
+	 * consumers and schedulers find it. A queue recorded now of a paused topic is paused
+	 * too.
 	 * @param topic the topic
 	 */
 	public void registerTopic(String topic) {
 		this.scripts.addToSet(this.keys.topicSet(), topic);
+		if (this.partitions.register(topic) > 0 && isPaused(topic)) {
+			setPaused(topic, true);
+		}
 	}
 
 	/**
-	 * Pause or resume a topic: while paused, claims take none of its jobs.
+	 * Return every queue of a topic, see {@link PartitionRegistry#queues(String)}.
+	 * @param topic the topic
+	 * @return the queue names, the topic's own first
+	 */
+	public List<String> queues(String topic) {
+		return this.partitions.queues(topic);
+	}
+
+	/**
+	 * Pause or resume a topic, every queue of it: while paused, claims take none of its
+	 * jobs.
 	 * @param topic the topic
 	 * @param paused {@code true} to pause, {@code false} to resume
 	 */
 	public void setPaused(String topic, boolean paused) {
-		String key = this.keys.topic(topic).paused();
-		if (paused) {
-			this.scripts.set(key, "1");
-		}
-		else {
-			this.scripts.delete(key);
+		for (String queue : this.partitions.queues(topic)) {
+			String key = this.keys.topic(queue).paused();
+			if (paused) {
+				this.scripts.set(key, "1");
+			}
+			else {
+				this.scripts.delete(key);
+			}
 		}
 	}
 
 	/**
-	 * Tell whether a topic is paused.
+	 * Tell whether a topic is paused, by its first queue, which every pause and resume
+	 * changes.
 	 * @param topic the topic
 	 * @return {@code true} if paused
 	 */
@@ -161,11 +226,38 @@ public final class JobStore {
 	 * @return whether it was removed
 	 */
 	public boolean cancel(String topic, String id) {
-		TopicKeys k = this.keys.topic(topic);
-		return ScriptRunner.asLong(this.scripts
-			.run(DelayQueueScript.CANCEL,
-					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(), k.ghosts()), id)
-			.get(0)) == 1;
+		return byId(topic, id, (queue) -> {
+			TopicKeys k = this.keys.topic(queue);
+			return ScriptRunner.asLong(
+					this.scripts
+						.run(DelayQueueScript.CANCEL,
+								List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(),
+										k.ghosts()),
+								id)
+						.get(0)) == 1;
+		}, Boolean::booleanValue);
+	}
+
+	/**
+	 * Apply an operation by id to the queue the id maps to, and should it not find the
+	 * job there, to the topic's other queues: a job sent before a change of the number of
+	 * partitions may sit in another.
+	 */
+	private <T> T byId(String topic, String id, Function<String, T> inQueue, Predicate<T> found) {
+		String home = this.keys.queueOf(topic, id);
+		T result = inQueue.apply(home);
+		if (found.test(result)) {
+			return result;
+		}
+		for (String queue : this.partitions.queues(topic)) {
+			if (!queue.equals(home)) {
+				T other = inQueue.apply(queue);
+				if (found.test(other)) {
+					return other;
+				}
+			}
+		}
+		return result;
 	}
 
 	/**
@@ -176,11 +268,13 @@ public final class JobStore {
 	 * @return the new due time in epoch ms, or -1 if the job was not delayed or ready
 	 */
 	public long reschedule(String topic, String id, Duration delay) {
-		TopicKeys k = this.keys.topic(topic);
-		List<Object> reply = this.scripts.run(DelayQueueScript.RESCHEDULE,
-				List.of(k.jobs(), k.delayed(), k.ready(), k.running(), k.dead(), k.ghosts()), id,
-				String.valueOf(delay.toMillis()), this.keys.wakeChannel(), topic);
-		return (ScriptRunner.asLong(reply.get(0)) == 1) ? ScriptRunner.asLong(reply.get(1)) : -1;
+		return byId(topic, id, (queue) -> {
+			TopicKeys k = this.keys.topic(queue);
+			List<Object> reply = this.scripts.run(DelayQueueScript.RESCHEDULE,
+					List.of(k.jobs(), k.delayed(), k.ready(), k.running(), k.dead(), k.ghosts()), id,
+					String.valueOf(delay.toMillis()), this.keys.wakeChannel(), queue);
+			return (ScriptRunner.asLong(reply.get(0)) == 1) ? ScriptRunner.asLong(reply.get(1)) : -1L;
+		}, (due) -> due >= 0);
 	}
 
 	/**
@@ -190,14 +284,16 @@ public final class JobStore {
 	 * @return the job, or empty when gone
 	 */
 	public Optional<JobInfo> find(String topic, String id) {
-		TopicKeys k = this.keys.topic(topic);
-		List<Object> reply = this.scripts.run(DelayQueueScript.FIND,
-				List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors()), id);
-		if (reply.isEmpty()) {
-			return Optional.empty();
-		}
-		return Optional.of(info(topic, id, (String) reply.get(0), JobState.valueOf((String) reply.get(1)),
-				(int) ScriptRunner.asLong(reply.get(2)), (String) reply.get(3)));
+		return byId(topic, id, (queue) -> {
+			TopicKeys k = this.keys.topic(queue);
+			List<Object> reply = this.scripts.run(DelayQueueScript.FIND,
+					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors()), id);
+			if (reply.isEmpty()) {
+				return Optional.<JobInfo>empty();
+			}
+			return Optional.of(info(topic, id, (String) reply.get(0), JobState.valueOf((String) reply.get(1)),
+					(int) ScriptRunner.asLong(reply.get(2)), (String) reply.get(3)));
+		}, Optional::isPresent);
 	}
 
 	/**
@@ -206,28 +302,41 @@ public final class JobStore {
 	 * @return the counts
 	 */
 	public TopicStats stats(String topic) {
-		TopicKeys k = this.keys.topic(topic);
-		List<Object> reply = this.scripts.run(DelayQueueScript.COUNT_STATES,
-				List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead(), k.ghosts()));
-		return statsOf(topic, reply);
+		return state(topic).stats();
 	}
 
 	/**
 	 * Count a topic's jobs per state and tell whether it is paused, in one consistent
-	 * read.
+	 * read per queue, summed over the topic's queues.
 	 * @param topic the topic
 	 * @return the counts and the pause
 	 */
 	public TopicState state(String topic) {
-		TopicKeys k = this.keys.topic(topic);
-		List<Object> reply = this.scripts.run(DelayQueueScript.COUNT_STATES,
-				List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead(), k.ghosts(), k.paused()));
-		return new TopicState(statsOf(topic, reply), ScriptRunner.asLong(reply.get(4)) == 1);
+		List<String> queues = this.partitions.queues(topic);
+		List<List<Object>> replies = countStates(queues);
+		long[] counts = new long[4];
+		for (List<Object> reply : replies) {
+			for (int i = 0; i < counts.length; i++) {
+				counts[i] += ScriptRunner.asLong(reply.get(i));
+			}
+		}
+		return new TopicState(new TopicStats(topic, counts[0], counts[1], counts[2], counts[3]),
+				ScriptRunner.asLong(replies.get(0).get(4)) == 1);
 	}
 
-	private static TopicStats statsOf(String topic, List<Object> reply) {
-		return new TopicStats(topic, ScriptRunner.asLong(reply.get(0)), ScriptRunner.asLong(reply.get(1)),
-				ScriptRunner.asLong(reply.get(2)), ScriptRunner.asLong(reply.get(3)));
+	// One count per queue, in one round trip: {delayed, ready, running, dead, paused}.
+	private List<List<Object>> countStates(List<String> queues) {
+		List<ScriptRunner.Call> calls = new ArrayList<>(queues.size());
+		for (String queue : queues) {
+			TopicKeys k = this.keys.topic(queue);
+			calls.add(new ScriptRunner.Call(DelayQueueScript.COUNT_STATES,
+					List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead(), k.ghosts(), k.paused()),
+					List.of()));
+		}
+		if (calls.size() == 1) {
+			return List.of(this.scripts.run(DelayQueueScript.COUNT_STATES, calls.get(0).keys()));
+		}
+		return this.scripts.runPipelined(calls);
 	}
 
 	/**
@@ -255,7 +364,34 @@ public final class JobStore {
 	 * @return the jobs
 	 */
 	public List<JobInfo> jobs(String topic, JobState state, int offset, int count) {
-		TopicKeys k = this.keys.topic(topic);
+		List<String> queues = this.partitions.queues(topic);
+		if (queues.size() == 1) {
+			return jobsOf(topic, topic, state, offset, count);
+		}
+		// The pages of a partitioned topic run through its queues one after the other.
+		List<List<Object>> counts = countStates(queues);
+		int stateIndex = switch (state) {
+			case DELAYED -> 0;
+			case READY -> 1;
+			case RUNNING -> 2;
+			case DEAD -> 3;
+		};
+		List<JobInfo> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
+		long skip = offset;
+		for (int i = 0; i < queues.size() && jobs.size() < count; i++) {
+			long size = ScriptRunner.asLong(counts.get(i).get(stateIndex));
+			if (skip >= size) {
+				skip -= size;
+				continue;
+			}
+			jobs.addAll(jobsOf(topic, queues.get(i), state, (int) skip, count - jobs.size()));
+			skip = 0;
+		}
+		return jobs;
+	}
+
+	private List<JobInfo> jobsOf(String topic, String queue, JobState state, int offset, int count) {
+		TopicKeys k = this.keys.topic(queue);
 		String source = switch (state) {
 			case DELAYED -> k.delayed();
 			case READY -> k.ready();
@@ -293,7 +429,18 @@ public final class JobStore {
 	 * @return how many were requeued
 	 */
 	public long requeueDead(String topic, @Nullable String id) {
-		TopicKeys k = this.keys.topic(topic);
+		if (id != null) {
+			return byId(topic, id, (queue) -> requeueDeadIn(queue, id), (requeued) -> requeued > 0);
+		}
+		long total = 0;
+		for (String queue : this.partitions.queues(topic)) {
+			total += requeueDeadIn(queue, null);
+		}
+		return total;
+	}
+
+	private long requeueDeadIn(String queue, @Nullable String id) {
+		TopicKeys k = this.keys.topic(queue);
 		List<String> scriptKeys = List.of(k.dead(), k.ready(), k.jobs(), k.attempts());
 		String batch = String.valueOf(MANAGEMENT_BATCH);
 		if (id != null) {
@@ -316,7 +463,15 @@ public final class JobStore {
 	 * @return how many were purged
 	 */
 	public long purgeDead(String topic, @Nullable Duration olderThan) {
-		TopicKeys k = this.keys.topic(topic);
+		long total = 0;
+		for (String queue : this.partitions.queues(topic)) {
+			total += purgeDeadIn(queue, olderThan);
+		}
+		return total;
+	}
+
+	private long purgeDeadIn(String queue, @Nullable Duration olderThan) {
+		TopicKeys k = this.keys.topic(queue);
 		List<String> scriptKeys = List.of(k.dead(), k.jobs(), k.attempts(), k.errors());
 		String cutoff = (olderThan != null) ? String.valueOf(olderThan.toMillis()) : "+inf";
 		long total = 0;
@@ -338,10 +493,14 @@ public final class JobStore {
 	 * @return whether the job was dead and is now gone
 	 */
 	public boolean purgeDeadJob(String topic, String id) {
-		TopicKeys k = this.keys.topic(topic);
-		return ScriptRunner.asLong(this.scripts
-			.run(DelayQueueScript.PURGE_DEAD, List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), "+inf", "1", id)
-			.get(0)) == 1;
+		return byId(topic, id, (queue) -> {
+			TopicKeys k = this.keys.topic(queue);
+			return ScriptRunner.asLong(
+					this.scripts
+						.run(DelayQueueScript.PURGE_DEAD, List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), "+inf",
+								"1", id)
+						.get(0)) == 1;
+		}, Boolean::booleanValue);
 	}
 
 	private JobInfo info(String topic, String id, String record, JobState state, int attempts, String error) {

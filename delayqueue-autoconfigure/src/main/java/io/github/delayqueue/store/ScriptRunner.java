@@ -85,18 +85,23 @@ public final class ScriptRunner {
 	}
 
 	/**
-	 * Add a member to a set, within the command timeout like the scripts.
+	 * Add members to a set, within the command timeout like the scripts.
 	 * @param key the set
-	 * @param member the member
+	 * @param members the members
+	 * @return how many were not members before
 	 */
-	public void addToSet(String key, String member) {
+	public long addToSet(String key, String... members) {
 		SharedConnectionScripts direct = this.direct;
 		if (direct != null && direct.isUsable()) {
-			direct.call((commands) -> commands.sadd(bytes(key), bytes(member)));
+			byte[][] encoded = new byte[members.length][];
+			for (int i = 0; i < members.length; i++) {
+				encoded[i] = bytes(members[i]);
+			}
+			Long added = direct.call((commands) -> commands.sadd(bytes(key), encoded));
+			return (added != null) ? added : 0;
 		}
-		else {
-			this.redis.opsForSet().add(key, member);
-		}
+		Long added = this.redis.opsForSet().add(key, members);
+		return (added != null) ? added : 0;
 	}
 
 	/**

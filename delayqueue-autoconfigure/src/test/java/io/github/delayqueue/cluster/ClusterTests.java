@@ -151,6 +151,49 @@ class ClusterTests {
 			});
 	}
 
+	@Test
+	void spreadsAPartitionedTopicOverEveryMasterAndDeliversEachJobOnce(RedisTestCluster cluster) {
+		this.runner.withUserConfiguration(PartitionedListener.class)
+			.withPropertyValues("delayqueue.topics.cluster.partitioned.partitions=6",
+					"delayqueue.topics.cluster.partitioned.concurrency=4")
+			.run((context) -> {
+				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				PartitionedListener listener = context.getBean(PartitionedListener.class);
+				String later = queue.send("cluster.partitioned", "later", Duration.ofHours(1));
+				List<JobRequest> batch = new ArrayList<>();
+				for (int i = 0; i < 1200; i++) {
+					batch.add(JobRequest.builder("cluster.partitioned", "job-" + i)
+						.delay(Duration.ofMillis(i % 400))
+						.build());
+				}
+				queue.sendAll(batch);
+				// Each master holds a share: one topic is no longer capped by one node.
+				for (RedisTestServer master : cluster.masters()) {
+					assertThat(master.command("KEYS", "{*cluster.partitioned*}:jobs")).as("master " + master.port())
+						.contains("cluster.partitioned");
+				}
+				await().atMost(Duration.ofSeconds(30)).until(() -> listener.received.size() == 1200);
+				assertThat(listener.received.values()).allMatch((count) -> count.get() == 1);
+				assertThat(queue.find("cluster.partitioned", later)).isPresent();
+				assertThat(queue.stats("cluster.partitioned"))
+					.isEqualTo(new TopicStats("cluster.partitioned", 1, 0, 0, 0));
+				assertThat(queue.cancel("cluster.partitioned", later)).isTrue();
+				assertThat(queue.topics()).contains("cluster.partitioned").noneMatch((topic) -> topic.contains("~"));
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PartitionedListener {
+
+		final Map<String, AtomicInteger> received = new ConcurrentHashMap<>();
+
+		@DelayedJobListener(topics = "cluster.partitioned")
+		void handle(String payload) {
+			this.received.computeIfAbsent(payload, (key) -> new AtomicInteger()).incrementAndGet();
+		}
+
+	}
+
 	private static String deadTopic(int i) {
 		return "cluster.dead-" + (i % 6);
 	}

@@ -88,7 +88,7 @@ class BatchingAcknowledgerTests {
 	}
 
 	private static ClaimedJob job(String topic, String id) {
-		return new ClaimedJob(topic, id, 1, "{}");
+		return new ClaimedJob(topic, topic, id, 1, "{}");
 	}
 
 	private static void await(CountDownLatch latch) {

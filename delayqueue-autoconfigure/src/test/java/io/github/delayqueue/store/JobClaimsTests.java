@@ -87,7 +87,7 @@ class JobClaimsTests {
 		sendReady("acks", 4);
 		List<ClaimedJob> jobs = new ArrayList<>(this.claims.claim("acks", null, 4, Duration.ofSeconds(30)).jobs());
 		ClaimedJob stale = jobs.get(1);
-		jobs.set(1, new ClaimedJob(stale.topic(), stale.id(), stale.attempt() + 1, stale.record()));
+		jobs.set(1, new ClaimedJob(stale.topic(), stale.queue(), stale.id(), stale.attempt() + 1, stale.record()));
 		boolean[] acknowledged = this.claims.ack("acks", jobs);
 		assertThat(acknowledged).containsExactly(true, false, true, true);
 		assertThat(this.fixture.redis().opsForHash().keys("{dq:acks}:jobs")).containsExactly(stale.id());

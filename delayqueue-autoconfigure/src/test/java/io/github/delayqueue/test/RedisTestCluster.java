@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -155,13 +156,29 @@ public final class RedisTestCluster implements AutoCloseable {
 	 * @param replica the replica to promote
 	 */
 	public void failover(RedisTestServer replica) {
-		expectOk(replica, "CLUSTER", "FAILOVER");
 		String id = nodeId(replica);
-		await("the promoted replica to be a master for every node",
-				() -> this.nodes.stream()
-					.filter(RedisTestServer::isUp)
-					.allMatch((node) -> clusterNodes(node).lines()
-						.anyMatch((line) -> line.startsWith(id) && line.contains("master") && !line.contains("fail"))));
+		// Redis aborts a manual failover that has not completed within 5 s (its replica
+		// did not catch up with the master in time, as on a loaded machine): ask again.
+		for (int attempt = 1;; attempt++) {
+			expectOk(replica, "CLUSTER", "FAILOVER");
+			try {
+				Awaitility.await("the promoted replica to be a master for every node")
+					.atMost(Duration.ofSeconds(10))
+					.pollInterval(Duration.ofMillis(50))
+					.ignoreExceptions()
+					.until(() -> this.nodes.stream()
+						.filter(RedisTestServer::isUp)
+						.allMatch((node) -> clusterNodes(node).lines()
+							.anyMatch((line) -> line.startsWith(id) && line.contains("master")
+									&& !line.contains("fail"))));
+				return;
+			}
+			catch (ConditionTimeoutException ex) {
+				if (attempt == 3) {
+					throw ex;
+				}
+			}
+		}
 	}
 
 	private static String role(RedisTestServer node) {

@@ -35,6 +35,19 @@ final class OurQueueClient implements QueueClient {
 
 	static final String IDLE = "bench.idle.";
 
+	/**
+	 * A topic the cluster scenarios give six partitions.
+	 */
+	static final String PARTITIONED = "bench.partitioned";
+
+	/**
+	 * The listener of the {@link #MANY_TOPICS} topics {@code bench.many.0} to
+	 * {@code bench.many.29}, one consumer per topic.
+	 */
+	static final String MANY = "bench.many";
+
+	static final int MANY_TOPICS = 30;
+
 	private final ConfigurableApplicationContext context;
 
 	private final DelayQueueOperations operations;
@@ -62,6 +75,7 @@ final class OurQueueClient implements QueueClient {
 		application.setLogStartupInfo(false);
 		Map<String, Object> properties = new HashMap<>(redisProperties);
 		properties.put("logging.level.root", "WARN");
+		properties.put("benchmark.many-topics", String.join(",", manyTopics()));
 		setup.apply(application, properties);
 		application.setDefaultProperties(properties);
 		this.context = application.run();
@@ -104,6 +118,25 @@ final class OurQueueClient implements QueueClient {
 		this.sinks.byTopic.put(topic, sink);
 		container.start();
 		this.started.add(container);
+	}
+
+	/**
+	 * Start the listener of the {@link #MANY_TOPICS} topics.
+	 * @param sink hears of every job of them
+	 */
+	void startManyTopicsListener(JobSink sink) {
+		DelayedJobListenerContainer container = this.registry.getListenerContainer(MANY);
+		manyTopics().forEach((topic) -> this.sinks.byTopic.put(topic, sink));
+		container.start();
+		this.started.add(container);
+	}
+
+	static List<String> manyTopics() {
+		List<String> topics = new ArrayList<>();
+		for (int i = 0; i < MANY_TOPICS; i++) {
+			topics.add(MANY + "." + i);
+		}
+		return topics;
 	}
 
 	@Override
@@ -189,6 +222,16 @@ final class OurQueueClient implements QueueClient {
 		@DelayedJobListener(id = LIGHT, topics = LIGHT, concurrency = "8", autoStartup = "false")
 		void light(String payload) {
 			this.sinks.started(LIGHT, payload);
+		}
+
+		@DelayedJobListener(id = PARTITIONED, topics = PARTITIONED, concurrency = "8", autoStartup = "false")
+		void partitioned(String payload) {
+		}
+
+		// One listener of thirty topics, as an application listens to many: a blocking
+		// wait per topic, one worker per topic.
+		@DelayedJobListener(id = MANY, topics = "${benchmark.many-topics}", concurrency = "30", autoStartup = "false")
+		void many(String payload) {
 		}
 
 		@DelayedJobListener(id = IDLE + 0, topics = IDLE + 0, concurrency = "1", autoStartup = "false")
