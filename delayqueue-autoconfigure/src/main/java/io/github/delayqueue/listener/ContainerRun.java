@@ -3,9 +3,12 @@ package io.github.delayqueue.listener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -63,9 +66,16 @@ final class ContainerRun {
 
 	private final Thread poller;
 
-	private final List<Thread> threads = new ArrayList<>();
+	private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
-	private final List<ReadyJobWaiter> waiters = new ArrayList<>();
+	private final List<ReadyJobWaiter> waiters = new CopyOnWriteArrayList<>();
+
+	// Guards adding waiters against a stop: none is added once the run stops.
+	private final Object waiterLock = new Object();
+
+	private final Set<String> waitedQueues = new HashSet<>();
+
+	private final String threadPrefix;
 
 	private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -101,18 +111,28 @@ final class ContainerRun {
 		// context (the shutdown hook does) ends it.
 		this.poller.setDaemon(false);
 		this.threads.add(this.poller);
+		this.threadPrefix = prefix;
 		Map<String, List<String>> queues = new LinkedHashMap<>();
 		for (String topic : container.getTopics()) {
 			queues.put(topic, container.factory().claims().writtenQueues(topic));
-			// One waiter per partition: a blocking wait watches one list, in one slot.
-			for (String queue : queues.get(topic)) {
-				ReadyJobWaiter waiter = new ReadyJobWaiter(queue, container.factory().claims(),
-						container.factory().getPollTimeout(), this.handoff, this.pauses);
-				this.waiters.add(waiter);
-				this.threads.add(thread(prefix + "-waiter-" + queue, waiter));
-			}
+			queues.get(topic).forEach(this::addWaiter);
 		}
 		this.queuesByTopic = queues;
+	}
+
+	// One waiter per queue: a blocking wait watches one list, in one slot.
+	private @Nullable Thread addWaiter(String queue) {
+		synchronized (this.waiterLock) {
+			if (!this.active || !this.waitedQueues.add(queue)) {
+				return null;
+			}
+			ReadyJobWaiter waiter = new ReadyJobWaiter(queue, this.container.factory().claims(),
+					this.container.factory().getPollTimeout(), this.handoff, this.pauses);
+			Thread thread = thread(this.threadPrefix + "-waiter-" + queue, waiter);
+			this.waiters.add(waiter);
+			this.threads.add(thread);
+			return thread;
+		}
 	}
 
 	void start() {
@@ -128,7 +148,9 @@ final class ContainerRun {
 	 */
 	void stop() {
 		try {
-			this.active = false;
+			synchronized (this.waiterLock) {
+				this.active = false;
+			}
 			List<ClaimHandoff.ReadyId> handedOver = this.handoff.close();
 			this.waiters.forEach(ReadyJobWaiter::stop);
 			// Woken waiters return at once. A thread stuck on an unreachable
@@ -310,10 +332,18 @@ final class ContainerRun {
 		}
 	}
 
+	// Queues another instance or a former number of partitions wrote to get a waiter of
+	// their own, so that their jobs are claimed as soon as they are ready.
 	private void refreshQueues() {
 		Map<String, List<String>> queues = new LinkedHashMap<>();
 		for (String topic : this.container.getTopics()) {
 			queues.put(topic, this.container.factory().claims().queues(topic));
+			for (String queue : queues.get(topic)) {
+				Thread waiter = addWaiter(queue);
+				if (waiter != null) {
+					waiter.start();
+				}
+			}
 		}
 		this.queuesByTopic = queues;
 	}

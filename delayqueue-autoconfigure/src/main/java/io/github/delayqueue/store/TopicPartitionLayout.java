@@ -4,13 +4,15 @@ import java.util.List;
 
 /**
  * The queues a topic's jobs are written to when it has N partitions, and which of them
- * holds a given job id. Partition 0 is the topic's own keys, {@code {prefix:topic}}, so
- * that one partition is the layout of an unpartitioned topic. Partition p of N has the
- * hash tag {@code {prefix:topic~s}}, with the smallest salt s that puts it in the p-th
- * N-th of the slot space counted from partition 0's slot: N partitions then land on N
- * different slot ranges, as far apart as they can be, and so on as many masters as the
- * cluster's slot ranges allow. The layout follows from the prefix, topic and N alone, so
- * every instance computes the same one.
+ * holds a given job id. The slot space is cut into N equal shares. Partition 0 is the
+ * topic's own keys, {@code {prefix:topic}}, in whichever share their slot falls, so that
+ * one partition is the layout of an unpartitioned topic; every other partition takes one
+ * of the remaining shares, with the hash tag {@code {prefix:topic~s}} for the smallest
+ * salt s whose slot lies in the middle half of that share. A cluster whose masters own
+ * equal ranges of slots (as {@code redis-cli --cluster create} makes them) thus carries
+ * N/M partitions on each of its M masters when N is a multiple of M, and one partition on
+ * each of N masters when N is smaller. The layout follows from the prefix, topic and N
+ * alone, so every instance computes the same one.
  *
  * @author delayqueue contributors
  */
@@ -40,20 +42,51 @@ final class TopicPartitionLayout {
 	static TopicPartitionLayout of(String prefix, String topic, int partitions) {
 		String[] queues = new String[partitions];
 		queues[0] = topic;
-		int base = ClusterSlots.slotOfTag(prefix + ":" + topic);
-		for (int p = 1; p < partitions; p++) {
-			int from = (base + (int) ((long) p * ClusterSlots.SLOTS / partitions)) % ClusterSlots.SLOTS;
-			int width = (int) ((long) (p + 1) * ClusterSlots.SLOTS / partitions)
-					- (int) ((long) p * ClusterSlots.SLOTS / partitions);
-			// The ranges do not overlap, so no two partitions find the same salt.
-			int salt = 1;
-			while (Math.floorMod(ClusterSlots.slotOfTag(prefix + ":" + topic + SEPARATOR + salt) - from,
-					ClusterSlots.SLOTS) >= width) {
-				salt++;
+		int ownShare = shareOf(ClusterSlots.slotOfTag(prefix + ":" + topic), partitions);
+		int p = 1;
+		for (int share = 0; share < partitions; share++) {
+			if (share != ownShare) {
+				queues[p++] = topic + SEPARATOR + saltIn(prefix, topic, share, partitions);
 			}
-			queues[p] = topic + SEPARATOR + salt;
 		}
 		return new TopicPartitionLayout(queues);
+	}
+
+	/**
+	 * Return the share of the slot space a slot lies in, when it is cut into N shares.
+	 * @param slot the slot
+	 * @param shares N
+	 * @return the share, 0 to N - 1
+	 */
+	static int shareOf(int slot, int shares) {
+		int share = (int) ((long) slot * shares / ClusterSlots.SLOTS);
+		// Shares start at floor(i * SLOTS / N): the estimate may be one short.
+		while (share + 1 < shares && start(share + 1, shares) <= slot) {
+			share++;
+		}
+		return share;
+	}
+
+	private static int start(int share, int shares) {
+		return (int) ((long) share * ClusterSlots.SLOTS / shares);
+	}
+
+	// The smallest salt whose slot lies in the middle half of the share, away from the
+	// edges where one master's slots end and the next one's begin; the whole share
+	// when it is too narrow to have a middle.
+	private static int saltIn(String prefix, String topic, int share, int shares) {
+		int from = start(share, shares);
+		int width = start(share + 1, shares) - from;
+		int low = (width >= 4) ? from + width / 4 : from;
+		int high = (width >= 4) ? from + width - width / 4 : from + width;
+		int salt = 1;
+		while (true) {
+			int slot = ClusterSlots.slotOfTag(prefix + ":" + topic + SEPARATOR + salt);
+			if (slot >= low && slot < high) {
+				return salt;
+			}
+			salt++;
+		}
 	}
 
 	/**

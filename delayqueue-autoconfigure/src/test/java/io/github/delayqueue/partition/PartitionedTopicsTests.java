@@ -181,6 +181,27 @@ class PartitionedTopicsTests {
 					queue.send(TOPIC, "one-" + i);
 				}
 				await().atMost(Duration.ofSeconds(30)).until(() -> listener.received.size() == 499);
+				// An instance still on six partitions (a rolling deployment) sends on:
+				// the
+				// listener waits on those partitions too, so their jobs come at once, not
+				// after its idle look every five poll timeouts (50 s).
+				DelayQueueContextRunner.create(server)
+					.withPropertyValues("delayqueue.topics." + TOPIC + ".partitions=6",
+							"delayqueue.scheduler.enabled=false")
+					.run((old) -> {
+						DelayQueueKeys keys = old.getBean(DelayQueueKeys.class);
+						int sent = 0;
+						for (int i = 0; sent < 60; i++) {
+							// None in the topic's own queue, which the listener waits on
+							// anyway.
+							if (!keys.queueOf(TOPIC, "late-" + i).equals(TOPIC)) {
+								old.getBean(DelayQueueOperations.class)
+									.send(JobRequest.builder(TOPIC, "still-six-" + i).id("late-" + i).build());
+								sent++;
+							}
+						}
+					});
+				await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 559);
 				assertThat(listener.received.values()).allMatch((count) -> count.get() == 1);
 				assertThat(listener.received).doesNotContainKey("six-1");
 				await().atMost(Duration.ofSeconds(10))

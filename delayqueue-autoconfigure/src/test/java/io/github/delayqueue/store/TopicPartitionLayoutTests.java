@@ -43,18 +43,28 @@ class TopicPartitionLayoutTests {
 			TopicPartitionLayout layout = TopicPartitionLayout.of("dq", "orders", partitions);
 			List<String> queues = layout.queues();
 			assertThat(queues).hasSize(partitions).doesNotHaveDuplicates().first().isEqualTo("orders");
-			int base = ClusterSlots.slotOfTag("dq:orders");
 			Set<Integer> shares = new HashSet<>();
 			for (String queue : queues) {
 				assertThat(DelayQueueKeys.topicOf(queue)).isEqualTo("orders");
-				int offset = Math.floorMod(ClusterSlots.slotOfTag("dq:" + queue) - base, ClusterSlots.SLOTS);
-				int share = 0;
-				while (share + 1 < partitions && (long) (share + 1) * ClusterSlots.SLOTS / partitions <= offset) {
-					share++;
-				}
-				shares.add(share);
+				shares.add(TopicPartitionLayout.shareOf(ClusterSlots.slotOfTag("dq:" + queue), partitions));
 			}
 			assertThat(shares).as("shares of %d partitions", partitions).hasSize(partitions);
+		}
+	}
+
+	@Test
+	void spreadsPartitionsEvenlyOverMastersOfEqualSlotRanges() {
+		// The ranges redis-cli --cluster create gives three masters.
+		int[] firstSlotOfMaster = { 0, 5461, 10923 };
+		for (String topic : List.of("orders.timeout", "payments.retry", "bench.partitioned", "a")) {
+			for (int partitions : new int[] { 3, 6, 12 }) {
+				int[] perMaster = new int[3];
+				for (String queue : TopicPartitionLayout.of("dq", topic, partitions).queues()) {
+					int slot = ClusterSlots.slotOfTag("dq:" + queue);
+					perMaster[(slot >= firstSlotOfMaster[2]) ? 2 : (slot >= firstSlotOfMaster[1]) ? 1 : 0]++;
+				}
+				assertThat(perMaster).as("%s with %d partitions", topic, partitions).containsOnly(partitions / 3);
+			}
 		}
 	}
 
