@@ -18,8 +18,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The delay queue's parts wired by hand against a real Redis, for tests that exercise
- * them below the auto-configuration. Closing it stops what it started.
+ * The delay queue's parts wired by hand against a real Redis (the shared cluster in the
+ * suite's cluster run, see {@link RedisExtension}), for tests that exercise them below
+ * the auto-configuration. Closing it stops what it started.
  */
 public final class DelayQueueFixture implements AutoCloseable {
 
@@ -42,7 +43,9 @@ public final class DelayQueueFixture implements AutoCloseable {
 	private final List<DelayedJobScheduler> schedulers = new ArrayList<>();
 
 	public DelayQueueFixture(RedisTestServer server) {
-		this.connectionFactory = server.connectionFactory();
+		// The suite's cluster run puts the hand-wired parts on the cluster too.
+		this.connectionFactory = RedisExtension.onCluster() ? ClusterExtension.cluster().connectionFactory()
+				: server.connectionFactory();
 		this.redis = new StringRedisTemplate(this.connectionFactory);
 		this.redis.afterPropertiesSet();
 		this.scripts = new ScriptRunner(this.redis);

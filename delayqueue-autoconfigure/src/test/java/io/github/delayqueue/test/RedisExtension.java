@@ -9,8 +9,20 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * Gives a test class a real Redis server, shared by every test class of the JVM and
  * flushed before each class so that no state leaks between classes. Test methods and
  * constructors receive it as a {@link RedisTestServer} parameter.
+ * <p>
+ * In the cluster run of the suite (system property {@value #CLUSTER_RUN} set to
+ * {@code true}) every application context the tests start talks to the shared Redis
+ * Cluster instead: the cluster's nodes are set as the system property
+ * {@code spring.data.redis.cluster.nodes}, which Spring Boot prefers to a host and port,
+ * and the cluster is flushed whenever the server is (see
+ * {@link RedisTestServer#flushAll()}).
  */
 public final class RedisExtension implements BeforeAllCallback, ParameterResolver {
+
+	/**
+	 * The system property that makes this the cluster run of the suite.
+	 */
+	public static final String CLUSTER_RUN = "test.redis.cluster";
 
 	private static RedisTestServer shared;
 
@@ -30,6 +42,26 @@ public final class RedisExtension implements BeforeAllCallback, ParameterResolve
 	@Override
 	public void beforeAll(ExtensionContext context) {
 		server().flushAll();
+		if (onCluster()) {
+			System.setProperty("spring.data.redis.cluster.nodes", ClusterExtension.cluster().nodesProperty());
+		}
+	}
+
+	/**
+	 * Tell whether a server is the one shared by the test classes.
+	 * @param server the server
+	 * @return {@code true} if it is
+	 */
+	static synchronized boolean isShared(RedisTestServer server) {
+		return server == shared;
+	}
+
+	/**
+	 * Tell whether this is the cluster run of the suite.
+	 * @return {@code true} if application contexts talk to the shared cluster
+	 */
+	public static boolean onCluster() {
+		return Boolean.getBoolean(CLUSTER_RUN);
 	}
 
 	@Override

@@ -215,10 +215,14 @@ public final class RedisTestServer implements AutoCloseable {
 	}
 
 	/**
-	 * Delete all data.
+	 * Delete all data; in the suite's cluster run, where the tests' applications talk to
+	 * the shared cluster instead of the shared server, the cluster's data too.
 	 */
 	public void flushAll() {
 		command("FLUSHALL");
+		if (RedisExtension.onCluster() && RedisExtension.isShared(this)) {
+			ClusterExtension.cluster().flushAll();
+		}
 	}
 
 	/**
