@@ -45,7 +45,7 @@ class ReadyWaitConnectionsTests {
 	@Test
 	void leavesTheApplicationsPoolToTheApplicationWithMoreTopicsThanThePoolHoldsConnections(RedisTestServer server) {
 		this.runner.run((context) -> {
-			await().atMost(Duration.ofSeconds(10)).until(() -> server.blockedClients() == TOPICS);
+			await().atMost(Duration.ofSeconds(10)).until(() -> RedisExtension.blockedClients(server) == TOPICS);
 			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
 			// Pipelines run on a dedicated connection: one from the pool.
 			List<Object> replies = redis.executePipelined((RedisCallback<Object>) (connection) -> {
@@ -60,11 +60,11 @@ class ReadyWaitConnectionsTests {
 	@Test
 	void endsEveryBlockedWaitWhenTheListenersStop(RedisTestServer server) {
 		this.runner.run((context) -> {
-			await().atMost(Duration.ofSeconds(10)).until(() -> server.blockedClients() == TOPICS);
+			await().atMost(Duration.ofSeconds(10)).until(() -> RedisExtension.blockedClients(server) == TOPICS);
 			long start = System.nanoTime();
 			context.getBean(DelayedJobListenerEndpointRegistry.class).stop();
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
-			assertThat(server.blockedClients()).isZero();
+			assertThat(RedisExtension.blockedClients(server)).isZero();
 		});
 	}
 

@@ -14,6 +14,7 @@ import io.github.delayqueue.reliability.ScenarioLedger.Figures;
 import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.ConsumerProcess;
 import io.github.delayqueue.test.DelayQueueContextRunner;
+import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -57,7 +58,7 @@ final class Scenario implements AutoCloseable {
 	Scenario(RedisTestServer server, String topic) {
 		this.server = server;
 		this.topic = topic;
-		this.connectionFactory = server.connectionFactory();
+		this.connectionFactory = RedisExtension.connectionFactory(server);
 		this.redis = new StringRedisTemplate(this.connectionFactory);
 		this.redis.afterPropertiesSet();
 		this.invariants = new QueueInvariants(this.redis, topic);

@@ -83,7 +83,9 @@ class StreamFaultsTests {
 					for (int round = 1; round <= 8; round++) {
 						int sent = round * 30;
 						await().atMost(FAULT_DEADLINE).until(() -> stream.sentCount() >= sent);
-						killed += integerReply(this.server.command("CLIENT", "KILL", "TYPE", "normal"));
+						for (RedisTestServer node : RedisExtension.servers(this.server)) {
+							killed += integerReply(node.command("CLIENT", "KILL", "TYPE", "normal"));
+						}
 					}
 					Figures figures = scenario.settle("all client connections killed, 8 times", stream, Set.of());
 					assertThat(killed).isGreaterThanOrEqualTo(8);
@@ -104,7 +106,9 @@ class StreamFaultsTests {
 						await().atMost(FAULT_DEADLINE).until(() -> stream.sentCount() >= sent);
 						// Six times the 500 ms poll timeout: blocking moves time out on
 						// the client side while Redis answers nobody.
-						assertThat(this.server.command("CLIENT", "PAUSE", "3000")).startsWith("+OK");
+						for (RedisTestServer node : RedisExtension.servers(this.server)) {
+							assertThat(node.command("CLIENT", "PAUSE", "3000")).startsWith("+OK");
+						}
 					}
 					Figures figures = scenario.settle("Redis paused 3 s (poll timeout 500 ms), twice", stream,
 							Set.of());

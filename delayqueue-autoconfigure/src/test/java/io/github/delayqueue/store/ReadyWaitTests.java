@@ -58,10 +58,10 @@ class ReadyWaitTests {
 		try (ReadyWait wait = kind.open(this.fixture)) {
 			CompletableFuture<String> waiting = CompletableFuture
 				.supplyAsync(() -> wait.awaitReady("waits", Duration.ofSeconds(30)));
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.server.blockedClients() == 1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> RedisExtension.blockedClients(this.server) == 1);
 			wait.cancel();
 			assertThat(waiting).succeedsWithin(Duration.ofSeconds(1)).isNull();
-			assertThat(this.server.blockedClients()).isZero();
+			assertThat(RedisExtension.blockedClients(this.server)).isZero();
 			// Nothing was moved, and a later wait does not block.
 			this.fixture.template().send(JobRequest.builder("waits", "x").id("job-2").build());
 			assertThat(wait.awaitReady("waits", Duration.ofSeconds(30))).isNull();

@@ -42,6 +42,9 @@ public final class ConsumerProcess implements AutoCloseable {
 			command.add(ConsumerProcessApplication.class.getName());
 			command.add("--spring.data.redis.host=" + server.host());
 			command.add("--spring.data.redis.port=" + server.port());
+			if (RedisExtension.onCluster()) {
+				command.add("--spring.data.redis.cluster.nodes=" + ClusterExtension.cluster().nodesProperty());
+			}
 			command.add("--consumer.mode=" + mode);
 			for (String property : properties) {
 				command.add("--" + property);

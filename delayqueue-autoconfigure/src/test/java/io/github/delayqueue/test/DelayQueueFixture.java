@@ -44,8 +44,7 @@ public final class DelayQueueFixture implements AutoCloseable {
 
 	public DelayQueueFixture(RedisTestServer server) {
 		// The suite's cluster run puts the hand-wired parts on the cluster too.
-		this.connectionFactory = RedisExtension.onCluster() ? ClusterExtension.cluster().connectionFactory()
-				: server.connectionFactory();
+		this.connectionFactory = RedisExtension.connectionFactory(server);
 		this.redis = new StringRedisTemplate(this.connectionFactory);
 		this.redis.afterPropertiesSet();
 		this.scripts = new ScriptRunner(this.redis);

@@ -1,9 +1,13 @@
 package io.github.delayqueue.test;
 
+import java.util.List;
+
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Gives a test class a real Redis server, shared by every test class of the JVM and
@@ -54,6 +58,37 @@ public final class RedisExtension implements BeforeAllCallback, ParameterResolve
 	 */
 	static synchronized boolean isShared(RedisTestServer server) {
 		return server == shared;
+	}
+
+	/**
+	 * Create a started connection factory for the Redis the tests' applications use: the
+	 * server, or the shared cluster in the cluster run. The caller destroys it.
+	 * @param server the server
+	 * @return the factory
+	 */
+	public static LettuceConnectionFactory connectionFactory(RedisTestServer server) {
+		return onCluster() ? ClusterExtension.cluster().connectionFactory() : server.connectionFactory();
+	}
+
+	/**
+	 * Return the servers that hold the data of the tests' applications, for faults
+	 * applied to Redis itself: the server, or the shared cluster's masters in the cluster
+	 * run.
+	 * @param server the server
+	 * @return the servers
+	 */
+	public static List<RedisTestServer> servers(RedisTestServer server) {
+		return onCluster() ? ClusterExtension.cluster().masters() : List.of(server);
+	}
+
+	/**
+	 * Return how many clients are blocked in a command, on the servers that hold the data
+	 * of the tests' applications (see {@link #servers(RedisTestServer)}).
+	 * @param server the server
+	 * @return the number of blocked clients
+	 */
+	public static long blockedClients(RedisTestServer server) {
+		return servers(server).stream().mapToLong(RedisTestServer::blockedClients).sum();
 	}
 
 	/**
