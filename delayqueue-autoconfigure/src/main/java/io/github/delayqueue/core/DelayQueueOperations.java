@@ -161,7 +161,8 @@ public interface DelayQueueOperations {
 	 * READY in the order listeners will take them, RUNNING by time-to-run deadline, DEAD
 	 * by time of death. A page costs Redis time in proportion to its size (and, for
 	 * READY, to the offset), never a scan of the whole state; pages are not one snapshot,
-	 * so a job may move between two of them.
+	 * so a job may move between two of them. The pages of a topic with several partitions
+	 * run through its partitions one after the other, each in that order.
 	 * @param topic the topic
 	 * @param state the state
 	 * @param offset how many jobs to skip

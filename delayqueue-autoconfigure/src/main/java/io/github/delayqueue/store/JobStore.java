@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
@@ -356,7 +357,9 @@ public final class JobStore {
 	 * Read a page of a topic's jobs in one state, oldest first (by due time, time-to-run
 	 * deadline or time of death; READY jobs in the order they will be claimed), at most
 	 * {@link #MAX_READ_PAGE} per script call. Each call costs Redis O(log N + page) for
-	 * DELAYED, RUNNING and DEAD, and O(offset + page) for READY.
+	 * DELAYED, RUNNING and DEAD, and O(offset + page) for READY. A partitioned topic's
+	 * pages run through its queues one after the other, each skipped whole while the
+	 * offset covers its count in the state.
 	 * @param topic the topic
 	 * @param state the state
 	 * @param offset how many to skip
@@ -432,9 +435,13 @@ public final class JobStore {
 		if (id != null) {
 			return byId(topic, id, (queue) -> requeueDeadIn(queue, id), (requeued) -> requeued > 0);
 		}
+		return sumOverQueues(topic, (queue) -> requeueDeadIn(queue, null));
+	}
+
+	private long sumOverQueues(String topic, ToLongFunction<String> perQueue) {
 		long total = 0;
 		for (String queue : this.partitions.queues(topic)) {
-			total += requeueDeadIn(queue, null);
+			total += perQueue.applyAsLong(queue);
 		}
 		return total;
 	}
@@ -463,11 +470,7 @@ public final class JobStore {
 	 * @return how many were purged
 	 */
 	public long purgeDead(String topic, @Nullable Duration olderThan) {
-		long total = 0;
-		for (String queue : this.partitions.queues(topic)) {
-			total += purgeDeadIn(queue, olderThan);
-		}
-		return total;
+		return sumOverQueues(topic, (queue) -> purgeDeadIn(queue, olderThan));
 	}
 
 	private long purgeDeadIn(String queue, @Nullable Duration olderThan) {
