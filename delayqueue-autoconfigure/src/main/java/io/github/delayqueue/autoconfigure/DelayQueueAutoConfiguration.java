@@ -54,7 +54,14 @@ public final class DelayQueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	DelayQueueKeys delayQueueKeys(DelayQueueProperties properties, TopicPolicies policies) {
-		return new DelayQueueKeys(properties.getKeyPrefix(), (topic) -> policies.forTopic(topic).partitions());
+		DelayQueueKeys keys = new DelayQueueKeys(properties.getKeyPrefix(),
+				(topic) -> policies.forTopic(topic).partitions());
+		// Placing a topic's partitions takes up to a few hundred milliseconds at 1024 of
+		// them: at start-up for the topics configured here, not in their first send.
+		if (policies instanceof PropertiesTopicPolicies configured) {
+			configured.configuredTopics().forEach(keys::queues);
+		}
+		return keys;
 	}
 
 	@Bean
