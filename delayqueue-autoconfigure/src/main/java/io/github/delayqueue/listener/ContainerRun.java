@@ -315,8 +315,15 @@ final class ContainerRun {
 				jobs.addAll(claim(ready.topic(), ready.id(), 0));
 			}
 			for (Map.Entry<String, List<String>> topic : this.queuesByTopic.entrySet()) {
+				if (jobs.size() >= wanted) {
+					break;
+				}
 				List<String> queues = topic.getValue();
-				int first = Math.floorMod(this.nextQueue.merge(topic.getKey(), 1, Integer::sum), queues.size());
+				// Only a partitioned topic needs the rotating start; this loop runs on
+				// every
+				// claim.
+				int first = (queues.size() == 1) ? 0
+						: Math.floorMod(this.nextQueue.merge(topic.getKey(), 1, Integer::sum), queues.size());
 				for (int i = 0; i < queues.size() && jobs.size() < wanted; i++) {
 					String queue = queues.get((first + i) % queues.size());
 					if (!this.pauses.skips(queue)) {
