@@ -33,6 +33,8 @@ final class Scenarios {
 
 	private static final int BURST_WARM_UP_JOBS = 20_000;
 
+	private static final long COUNTERS_LEAD_MILLIS = 100;
+
 	private final BenchmarkRedis redis;
 
 	private final BenchmarkOptions options;
@@ -56,11 +58,15 @@ final class Scenarios {
 		String payload = Payloads.of(0);
 		this.redis.flushAll();
 		// Warm up the connections, the scripts and the JIT before the clock runs.
-		for (QueueClient client : List.of(ours, redisson)) {
-			for (int i = 0; i < Math.min(jobs, 2000); i++) {
-				client.send("bench.enqueue", payload, FAR_AWAY);
+		int warmUpSends = Math.min(jobs, 2000);
+		JitWarmUp.Result warmUp = JitWarmUp.run(this.options.warmUpRounds(), () -> {
+			for (QueueClient client : List.of(ours, redisson)) {
+				for (int i = 0; i < warmUpSends; i++) {
+					client.send("bench.enqueue", payload, FAR_AWAY);
+				}
 			}
-		}
+		});
+		this.report.note("1a: " + warmUp.describe(warmUpSends + " sends by each client"));
 		// The two clients take turns in rounds, so that a change in the machine's load
 		// during the run weighs on both alike.
 		double[] single = interleaved(ours, redisson, jobs, (client, count) -> {
@@ -130,18 +136,12 @@ final class Scenarios {
 		String topic = OurQueueClient.BURST;
 		int jobs = this.options.burstJobs();
 		DrainProfiler profiler = profile ? DrainProfiler.start(this.options.output(), "profile-burst", jobs) : null;
-		warmUpConsumers(client, topic, Math.min(jobs, BURST_WARM_UP_JOBS));
+		JitWarmUp.Result warmUp = warmUpUntilJitSettles(client, topic, Math.min(jobs, BURST_WARM_UP_JOBS));
 		this.redis.flushAll();
 		CountDownLatch acked = new CountDownLatch(jobs);
 		AtomicLong lastStart = new AtomicLong();
 		AtomicLong lastAck = new AtomicLong();
 		long due = enqueueDueTogether(client, topic, jobs);
-		if (profiler != null) {
-			profiler.burstStarts();
-		}
-		double redisCpuBefore = redisCpuSeconds();
-		long jvmCpuBefore = processCpuNanos();
-		Map<String, long[]> threadTicksBefore = ThreadTicks.read();
 		client.startConsumers(topic, this.options.consumers(), new QueueClient.JobSink() {
 
 			@Override
@@ -156,12 +156,24 @@ final class Scenarios {
 			}
 
 		});
+		// The counters start shortly before the jobs fall due, so that they measure
+		// the drain: not the enqueueing, nor the JIT compiling the send path meanwhile.
+		sleepUntil(due - COUNTERS_LEAD_MILLIS);
+		if (profiler != null) {
+			profiler.burstStarts();
+		}
+		double redisCpuBefore = redisCpuSeconds();
+		long jvmCpuBefore = processCpuNanos();
+		long jitMillisBefore = JitWarmUp.jitMillis();
+		Map<String, long[]> threadTicksBefore = ThreadTicks.read();
 		double redisCpu;
 		long jvmCpu;
 		double jvmCpuWithoutJit;
+		long jitMillisDuringBurst;
 		try {
 			await(acked, client.name() + " burst drain");
 			jvmCpu = processCpuNanos() - jvmCpuBefore;
+			jitMillisDuringBurst = JitWarmUp.jitMillis() - jitMillisBefore;
 			redisCpu = redisCpuSeconds() - redisCpuBefore;
 			// Read before the consumers stop: their threads' times end with them.
 			jvmCpuWithoutJit = ThreadTicks.microsPerJobWithoutJit(threadTicksBefore, ThreadTicks.read(), jobs);
@@ -177,20 +189,51 @@ final class Scenarios {
 						+ " the recording's cost); profile: " + profiler.summaryFile());
 			}
 		}
-		// The CPU figures include the idle wait from enqueue to due time, which costs
-		// next to nothing on either side.
+		this.report.note("2, " + client.name() + ": "
+				+ warmUp.describe("a burst of " + Math.min(jobs, BURST_WARM_UP_JOBS) + " jobs")
+				+ "; during the measured burst: " + jitMillisDuringBurst + " ms");
 		return new double[] { jobs / ((lastAck.get() - due) / 1000.0), lastStart.get() - due, jvmCpu / 1000.0 / jobs,
 				redisCpu * 1e6 / jobs, jvmCpuWithoutJit };
 	}
 
-	// Drain jobs first, so that class loading and the JIT are not measured: with 2,000
-	// the JIT's compile threads still ran during the burst, and the CPU per job of a
-	// 50,000-job burst counted them (an application with Actuator, whose handler runs
-	// are observed, has more code to compile: it seemed 15 µs a job dearer).
-	private void warmUpConsumers(QueueClient client, String topic, int jobs) {
-		this.redis.flushAll();
+	// A first warm-up with jobs due as they are sent, consumers running meanwhile; then
+	// bursts shaped like the measured one (due together, consumers started once they are
+	// enqueued) until the JIT has settled.
+	private JitWarmUp.Result warmUpUntilJitSettles(QueueClient client, String topic, int jobs) {
+		warmUpConsumers(client, topic, jobs);
+		return JitWarmUp.run(this.options.warmUpRounds(), () -> {
+			this.redis.flushAll();
+			drainBurst(client, topic, jobs);
+		});
+	}
+
+	private void drainBurst(QueueClient client, String topic, int jobs) {
 		CountDownLatch acked = new CountDownLatch(jobs);
-		client.startConsumers(topic, this.options.consumers(), new QueueClient.JobSink() {
+		enqueueDueTogether(client, topic, jobs);
+		client.startConsumers(topic, this.options.consumers(), countingAcks(acked));
+		try {
+			await(acked, client.name() + " warm-up burst");
+		}
+		finally {
+			client.stopConsumers();
+		}
+	}
+
+	private static void sleepUntil(long epochMillis) {
+		long millis = epochMillis - System.currentTimeMillis();
+		if (millis > 0) {
+			try {
+				Thread.sleep(millis);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for a burst to fall due", ex);
+			}
+		}
+	}
+
+	private static QueueClient.JobSink countingAcks(CountDownLatch acked) {
+		return new QueueClient.JobSink() {
 
 			@Override
 			public void started(String payload) {
@@ -201,7 +244,14 @@ final class Scenarios {
 				acked.countDown();
 			}
 
-		});
+		};
+	}
+
+	// The first warm-up: jobs due as they are sent, consumers running meanwhile.
+	private void warmUpConsumers(QueueClient client, String topic, int jobs) {
+		this.redis.flushAll();
+		CountDownLatch acked = new CountDownLatch(jobs);
+		client.startConsumers(topic, this.options.consumers(), countingAcks(acked));
 		try {
 			client.sendMany(topic, payloads(jobs, 0), System.currentTimeMillis());
 			await(acked, client.name() + " warm-up");
@@ -473,7 +523,9 @@ final class Scenarios {
 		double rate = this.batchRates.getOrDefault(client.name(), 10_000.0);
 		long margin = 1000 + (long) (3000.0 * jobs / rate);
 		long due = System.currentTimeMillis() + margin;
+		long start = System.nanoTime();
 		client.sendMany(topic, payloads(jobs, due), due);
+		this.batchRates.put(client.name(), jobs / ((System.nanoTime() - start) / 1e9));
 		long late = System.currentTimeMillis() - due;
 		if (late >= 0) {
 			this.report.note(client.name() + ": enqueueing " + jobs + " jobs of " + topic + " ended " + late

@@ -74,6 +74,10 @@ class BenchmarkApplicationTests {
 		assertThat(report.rows()).filteredOn((row) -> row.scenario().startsWith("9")).hasSize(13);
 		String markdown = Files.readString(this.output.resolve("benchmark.md"));
 		assertThat(markdown).contains("| Scenario | Unit | delayqueue | Redisson |", "CPU cores", "Redis");
+		// Quick runs warm up for at most two rounds, and say how long the JIT compiled.
+		assertThat(markdown).containsPattern("1a: [12] warm-up rounds of 200 sends by each client")
+			.containsPattern("2, delayqueue: [12] warm-up rounds of a burst of 500 jobs.*JIT compile time per round")
+			.contains("during the measured burst: ");
 		JsonNode json = JsonMapper.builder().build().readTree(this.output.resolve("benchmark.json").toFile());
 		assertThat(json.get("results").size()).isEqualTo(report.rows().size());
 		assertThat(json.get("environment").get("CPU cores").asInt()).isPositive();

@@ -60,6 +60,15 @@ class BenchmarkOptionsTests {
 	}
 
 	@Test
+	void warmsUpUntilTheJitSettlesForAtMostThirtyRoundsOrTwoWhenQuick() {
+		assertThat(BenchmarkOptions.parse().warmUpRounds()).isEqualTo(30);
+		assertThat(BenchmarkOptions.parse("--quick").warmUpRounds()).isEqualTo(2);
+		assertThat(BenchmarkOptions.parse("--warm-up-rounds", "5", "--profile").warmUpRounds()).isEqualTo(5);
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--warm-up-rounds", "0"))
+			.withMessageContaining("--warm-up-rounds");
+	}
+
+	@Test
 	void profilesTheBurstOnlyWhenAsked() {
 		assertThat(BenchmarkOptions.parse("--quick").profile()).isFalse();
 		BenchmarkOptions profiled = BenchmarkOptions.parse("--profile", "--burst", "5", "--app", "actuator");
