@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 
@@ -18,10 +20,17 @@ public final class BenchmarkApplication {
 
 	private static final int IDLE_TOPICS = 10;
 
+	// Sums up runs made earlier (see repeat.sh) instead of running.
+	private static final String SUMMARIZE = "--summarize";
+
 	private BenchmarkApplication() {
 	}
 
 	public static void main(String[] args) throws IOException {
+		if (args.length > 0 && args[0].equals(SUMMARIZE)) {
+			summarize(Arrays.asList(args).subList(1, args.length));
+			return;
+		}
 		BenchmarkOptions options;
 		try {
 			options = BenchmarkOptions.parse(args);
@@ -36,6 +45,16 @@ public final class BenchmarkApplication {
 		System.out.println(report.markdown());
 		System.out.println("Written to " + options.output().toAbsolutePath());
 		System.exit(0);
+	}
+
+	private static void summarize(List<String> runDirectories) throws IOException {
+		try {
+			System.out.print(RunSummary.read(runDirectories.stream().map(Path::of).toList()).markdown());
+		}
+		catch (IllegalArgumentException ex) {
+			System.err.println(ex.getMessage());
+			System.exit(2);
+		}
 	}
 
 	/**
