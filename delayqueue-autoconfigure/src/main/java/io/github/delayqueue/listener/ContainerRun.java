@@ -342,10 +342,9 @@ final class ContainerRun {
 	// Queues another instance or a former number of partitions wrote to get a waiter of
 	// their own, so that their jobs are claimed as soon as they are ready.
 	private void refreshQueues() {
-		Map<String, List<String>> queues = new LinkedHashMap<>();
-		for (String topic : this.container.getTopics()) {
-			queues.put(topic, this.container.factory().claims().queues(topic));
-			for (String queue : queues.get(topic)) {
+		Map<String, List<String>> queues = this.container.factory().claims().queues(this.container.getTopics());
+		for (List<String> queuesOfTopic : queues.values()) {
+			for (String queue : queuesOfTopic) {
 				Thread waiter = addWaiter(queue);
 				if (waiter != null) {
 					waiter.start();

@@ -71,7 +71,7 @@ final class HousekeepingStore {
 			return List.of();
 		}
 		List<String> queues = new ArrayList<>();
-		members.forEach((topic) -> queues.addAll(this.partitions.queues(topic)));
+		this.partitions.queues(members).values().forEach(queues::addAll);
 		return queues;
 	}
 

@@ -140,6 +140,16 @@ public final class DelayQueueKeys {
 	}
 
 	/**
+	 * Return the set of the topics that have a partition set (see
+	 * {@link #partitionSet(String)}), so that a look at every topic's queues reads only
+	 * those sets, not one per topic.
+	 * @return the key
+	 */
+	public String partitionedTopicSet() {
+		return this.prefix + ":partitioned-topics";
+	}
+
+	/**
 	 * Return the pub/sub channel on which a topic's name is published when it gets a job
 	 * due earlier than any it had, so that schedulers wake up.
 	 * @return the channel

@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
@@ -78,6 +80,16 @@ public final class JobClaims {
 	 */
 	public List<String> queues(String topic) {
 		return this.partitions.queues(topic);
+	}
+
+	/**
+	 * Return every queue of several topics, see
+	 * {@link PartitionRegistry#queues(java.util.Collection)}.
+	 * @param topics the topics
+	 * @return the queue names of each topic
+	 */
+	public Map<String, List<String>> queues(Collection<String> topics) {
+		return this.partitions.queues(topics);
 	}
 
 	/**

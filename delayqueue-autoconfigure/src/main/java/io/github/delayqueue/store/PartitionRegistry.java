@@ -1,8 +1,11 @@
 package io.github.delayqueue.store;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -40,6 +43,9 @@ public final class PartitionRegistry {
 		if (queues.size() == 1) {
 			return 0;
 		}
+		// The topic is named in the set of partitioned topics first, so that whoever
+		// finds a queue in its partition set also finds the topic there.
+		this.scripts.addToSet(this.keys.partitionedTopicSet(), topic);
 		return this.scripts.addToSet(this.keys.partitionSet(topic),
 				queues.subList(1, queues.size()).toArray(String[]::new));
 	}
@@ -51,7 +57,32 @@ public final class PartitionRegistry {
 	 * @return the queue names, the topic's own first
 	 */
 	public List<String> queues(String topic) {
-		Set<String> queues = new LinkedHashSet<>(this.keys.queues(topic));
+		return queues(topic, true);
+	}
+
+	/**
+	 * Return every queue of several topics, as {@link #queues(String)} does for one, with
+	 * one read of the set of partitioned topics and one of the partition set of each of
+	 * those only: an idle application's periodic look at its topics stays at two commands
+	 * however many unpartitioned topics it has.
+	 * @param topics the topics
+	 * @return the queue names of each topic, in the order of the topics given
+	 */
+	public Map<String, List<String>> queues(Collection<String> topics) {
+		Set<String> partitioned = this.scripts.members(this.keys.partitionedTopicSet());
+		Map<String, List<String>> queues = new LinkedHashMap<>();
+		for (String topic : topics) {
+			queues.put(topic, queues(topic, partitioned.contains(topic)));
+		}
+		return queues;
+	}
+
+	private List<String> queues(String topic, boolean recorded) {
+		List<String> written = this.keys.queues(topic);
+		if (!recorded) {
+			return written;
+		}
+		Set<String> queues = new LinkedHashSet<>(written);
 		for (String queue : this.scripts.members(this.keys.partitionSet(topic))) {
 			// Only queues of this topic: the set is ours, but its members come from
 			// Redis.

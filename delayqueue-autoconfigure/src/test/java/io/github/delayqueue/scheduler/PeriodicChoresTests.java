@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
@@ -85,6 +87,27 @@ class PeriodicChoresTests {
 	}
 
 	@Test
+	void readsThePartitionSetsOfPartitionedTopicsOnly() {
+		for (int i = 0; i < 10; i++) {
+			this.fixture.store().registerTopic("plain-" + i);
+		}
+		// Another instance, which gives the topic "hot" 6 partitions; this one knows of
+		// them only from what that one recorded.
+		DelayQueueKeys partitioned = new DelayQueueKeys(DelayQueueFixture.PREFIX,
+				(topic) -> topic.equals("hot") ? 6 : 1);
+		new JobStore(this.fixture.scripts(), partitioned, this.fixture.codec()).registerTopic("hot");
+		this.chores.start(START);
+		long before = calls("smembers");
+		this.chores.refreshTopicsIfDue(START);
+		// The topics, the partitioned topics, the partition set of "hot": not one per
+		// topic.
+		assertThat(calls("smembers") - before).isEqualTo(3);
+		assertThat(this.wakeUps.topics()).hasSize(10 + 6)
+			.containsAll(partitioned.queues("hot"))
+			.contains("plain-0", "plain-9");
+	}
+
+	@Test
 	void looksForTopicsNoLaterThanAsked() {
 		this.chores.start(START);
 		this.chores.refreshTopicsIfDue(START);
@@ -156,13 +179,17 @@ class PeriodicChoresTests {
 	}
 
 	private long publishes() {
+		return calls("publish");
+	}
+
+	private long calls(String command) {
 		Properties stats = this.fixture.redis()
 			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("commandstats"));
-		String publish = (stats != null) ? stats.getProperty("cmdstat_publish") : null;
-		if (publish == null) {
+		String calls = (stats != null) ? stats.getProperty("cmdstat_" + command) : null;
+		if (calls == null) {
 			return 0;
 		}
-		return Long.parseLong(publish.replaceAll("^calls=(\\d+),.*", "$1"));
+		return Long.parseLong(calls.replaceAll("^calls=(\\d+),.*", "$1"));
 	}
 
 }
