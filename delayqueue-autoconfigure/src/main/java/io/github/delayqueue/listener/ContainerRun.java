@@ -319,9 +319,8 @@ final class ContainerRun {
 					break;
 				}
 				List<String> queues = topic.getValue();
-				// Only a partitioned topic needs the rotating start; this loop runs on
-				// every
-				// claim.
+				// Only a partitioned topic needs the rotating start: this loop runs
+				// on every claim.
 				int first = (queues.size() == 1) ? 0
 						: Math.floorMod(this.nextQueue.merge(topic.getKey(), 1, Integer::sum), queues.size());
 				for (int i = 0; i < queues.size() && jobs.size() < wanted; i++) {

@@ -158,7 +158,7 @@ final class Scenarios {
 		});
 		// The counters start shortly before the jobs fall due, so that they measure
 		// the drain: not the enqueueing, nor the JIT compiling the send path meanwhile.
-		sleepUntil(due - COUNTERS_LEAD_MILLIS);
+		pause(Duration.ofMillis(Math.max(0, due - COUNTERS_LEAD_MILLIS - System.currentTimeMillis())));
 		if (profiler != null) {
 			profiler.burstStarts();
 		}
@@ -216,19 +216,6 @@ final class Scenarios {
 		}
 		finally {
 			client.stopConsumers();
-		}
-	}
-
-	private static void sleepUntil(long epochMillis) {
-		long millis = epochMillis - System.currentTimeMillis();
-		if (millis > 0) {
-			try {
-				Thread.sleep(millis);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("Interrupted while waiting for a burst to fall due", ex);
-			}
 		}
 	}
 
