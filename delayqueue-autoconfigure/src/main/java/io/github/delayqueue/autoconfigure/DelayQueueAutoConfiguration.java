@@ -18,6 +18,7 @@ import io.micrometer.observation.ObservationRegistry;
 import tools.jackson.databind.JacksonModule;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -122,12 +123,11 @@ public final class DelayQueueAutoConfiguration {
 			JobIdGenerator idGenerator, ObjectProvider<JobPayloadValidator> payloadValidators,
 			ObjectProvider<JobEventListener> eventListeners, DueTimeListenerRelay dueTimeListeners,
 			ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<DelayQueueSendObservationConvention> sendConvention) {
+			ObjectProvider<DelayQueueSendObservationConvention> sendConvention, ListableBeanFactory beanFactory) {
 		DelayQueueTemplate template = new DelayQueueTemplate(store, codec, jsonMapper);
-		if (properties.getObservation().isEnabled()) {
-			template.setObservationRegistry(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
-			template.setSendObservationConvention(sendConvention.getIfUnique());
-		}
+		template.setObservationRegistry(
+				ObservationSwitch.registry(properties.getObservation(), observationRegistry, beanFactory));
+		template.setSendObservationConvention(sendConvention.getIfUnique());
 		template.setMaxPayloadBytes(properties.getMaxPayloadSize().toBytes());
 		template.setIdGenerator(idGenerator);
 		template.setPayloadValidators(payloadValidators.orderedStream().toList());

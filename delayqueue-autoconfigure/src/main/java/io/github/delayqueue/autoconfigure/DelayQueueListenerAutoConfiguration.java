@@ -25,6 +25,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -65,7 +66,7 @@ public final class DelayQueueListenerAutoConfiguration {
 			DelayQueueProperties properties, ObjectProvider<DataRedisProperties> redisProperties,
 			ObjectProvider<JobEventListener> eventListeners, ObjectProvider<DelayedJobScheduler> scheduler,
 			Environment environment, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<DelayQueueProcessObservationConvention> processConvention) {
+			ObjectProvider<DelayQueueProcessObservationConvention> processConvention, ListableBeanFactory beanFactory) {
 		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, policies, codec,
 				new JobEventListeners(eventListeners.orderedStream().toList()),
 				pollTimeout(properties, redisProperties.getIfAvailable(), environment),
@@ -74,10 +75,9 @@ public final class DelayQueueListenerAutoConfiguration {
 					scheduler.ifAvailable((available) -> available.addTopic(topic));
 				});
 		factory.setVirtualThreads(Threading.VIRTUAL.isActive(environment));
-		if (properties.getObservation().isEnabled()) {
-			factory.setObservation(observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP),
-					processConvention.getIfUnique(), properties.getObservation().getLinkLongDelays());
-		}
+		factory.setObservation(
+				ObservationSwitch.registry(properties.getObservation(), observationRegistry, beanFactory),
+				processConvention.getIfUnique(), properties.getObservation().getLinkLongDelays());
 		// Every scheduler, not only this instance's, must learn of the deadlines claims
 		// set: this instance may die holding them, or run no scheduler.
 		factory.setDueTimeListener(new ClaimAnnouncer(scriptRunner.redis(), keys.claimChannel(),

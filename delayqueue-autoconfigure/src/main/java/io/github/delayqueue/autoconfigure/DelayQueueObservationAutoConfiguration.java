@@ -18,10 +18,11 @@ import org.springframework.core.annotation.Order;
 
 /**
  * Auto-configuration around the starter's observations. The sends and handler runs
- * themselves are observed by the template and the listener containers whenever the
- * application has an {@code ObservationRegistry} (and
- * {@code delayqueue.observation.enabled} is not false); here Lettuce is told to leave the
- * starter's own Redis commands unobserved ({@link OwnRedisCommandsPredicate}), and, with
+ * themselves are observed by the template and the listener containers when the
+ * application traces, or whenever it has an {@code ObservationRegistry} with
+ * {@code delayqueue.observation.enabled: true} ({@code ObservationSwitch}); here Lettuce
+ * is told to leave the starter's own Redis commands unobserved
+ * ({@link OwnRedisCommandsPredicate}), and, with
  * {@code delayqueue.observation.link-long-delays} set in an application that traces
  * (Micrometer Tracing with a {@link Tracer} and a {@link Propagator}), the run of a job
  * due longer than that after its send starts a trace of its own with a link to the send's

@@ -407,11 +407,14 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 	public static class Observation {
 
 		/**
-		 * Whether sends and handler runs are observed when the application has an
-		 * ObservationRegistry; a send then writes the trace context into the job's
-		 * headers, and the handler's run continues that trace.
+		 * Whether sends and handler runs are observed. Unset: when the application traces
+		 * (a Micrometer Tracing bridge gives it a tracer); a send then writes the trace
+		 * context into the job's headers, and the handler's run continues that trace.
+		 * true: whenever the application has an ObservationRegistry, also without a
+		 * tracer (Spring Boot's meter handler then times them as delayqueue.send and
+		 * delayqueue.process). false: never.
 		 */
-		private boolean enabled = true;
+		private @Nullable Boolean enabled;
 
 		/**
 		 * A delay after which a handler run no longer continues its send's trace but
@@ -420,11 +423,11 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 		 */
 		private @Nullable Duration linkLongDelays;
 
-		public boolean isEnabled() {
+		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}
 
-		public void setEnabled(boolean enabled) {
+		public void setEnabled(@Nullable Boolean enabled) {
 			this.enabled = enabled;
 		}
 

@@ -22,6 +22,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.tracing.Tracer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,10 @@ import static org.awaitility.Awaitility.await;
 class ObservationTests {
 
 	private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+	// The test applications have Micrometer Tracing without a bridge, so Spring Boot's
+	// no-op tracer: nothing traces, and the starter observes only when told to.
+	private static final String OBSERVED = "delayqueue.observation.enabled=true";
 
 	private static final Set<String> LOW_KEYS = Set.of("messaging.system", "messaging.operation",
 			"messaging.destination.name", "delayqueue.listener.id", "error", "delayqueue.outcome");
@@ -72,7 +77,7 @@ class ObservationTests {
 	@Test
 	void observesASendAndTheHandlerRunWithEveryKey() {
 		TestObservationRegistry registry = recordingRegistry();
-		DelayQueueOperations queue = start(registry);
+		DelayQueueOperations queue = start(registry, OBSERVED);
 
 		String id = queue.send("observed.orders", "order-1");
 
@@ -101,7 +106,7 @@ class ObservationTests {
 	@Test
 	void reportsRetryThenDeadWithTheErrorOfEachRun() {
 		TestObservationRegistry registry = recordingRegistry();
-		DelayQueueOperations queue = start(registry);
+		DelayQueueOperations queue = start(registry, OBSERVED);
 
 		String id = queue.send(JobRequest.builder("observed.failing", "doomed").maxAttempts(2).build());
 
@@ -120,7 +125,7 @@ class ObservationTests {
 	@Test
 	void observesABatchOnceWithItsCountAndEveryJobCarriesItsContext() {
 		TestObservationRegistry registry = recordingRegistry();
-		DelayQueueOperations queue = start(registry);
+		DelayQueueOperations queue = start(registry, OBSERVED);
 
 		queue.sendAll(List.of(JobRequest.builder("observed.later", "a").delay(Duration.ofHours(1)).build(),
 				JobRequest.builder("observed.later", "b").delay(Duration.ofHours(1)).build(),
@@ -147,11 +152,25 @@ class ObservationTests {
 	}
 
 	@Test
+	void observesNothingByDefaultWhenTheApplicationDoesNotTrace() {
+		TestObservationRegistry registry = recordingRegistry();
+		DelayQueueOperations queue = start(registry);
+		assertThat(bean(Tracer.class)).isSameAs(Tracer.NOOP);
+
+		queue.send("observed.orders", "order-4");
+		queue.sendAll(List.of(JobRequest.builder("observed.orders", "order-5").build()));
+
+		await().atMost(PATIENCE).until(() -> bean(Handlers.class).handled.size() == 2);
+		assertThat(this.stopped).isEmpty();
+		assertThat(bean(Handlers.class).observedInside).isEmpty();
+	}
+
+	@Test
 	void meterNamesStayAndEachTimerHasOneSetOfTags() {
 		MeterRegistry meters = new SimpleMeterRegistry();
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
-		DelayQueueOperations queue = start(registry);
+		DelayQueueOperations queue = start(registry, OBSERVED);
 		MeterRegistry applicationMeters = bean(MeterRegistry.class);
 
 		queue.send("observed.orders", "order-3");

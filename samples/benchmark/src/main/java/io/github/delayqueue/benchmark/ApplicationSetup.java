@@ -27,8 +27,9 @@ enum ApplicationSetup {
 
 	/**
 	 * An application with Actuator and a web server, as users run it: a meter registry,
-	 * an observation registry (so Lettuce observes each command and the starter each send
-	 * and handler run), the health and {@code delayqueue} endpoints on a random port.
+	 * an observation registry (so Lettuce observes each command; the starter observes its
+	 * sends and handler runs only with {@code -Ddelayqueue.observation.enabled=true}, as
+	 * nothing traces), the health and {@code delayqueue} endpoints on a random port.
 	 */
 	ACTUATOR;
 

@@ -76,7 +76,9 @@ public final class BenchmarkApplication {
 			report.environment("Options", options);
 			report.environment("Our application",
 					(options.application() == ApplicationSetup.ACTUATOR)
-							? "with Actuator and a web server (meters, observations, Lettuce command observations)"
+							? "with Actuator and a web server (meters, Lettuce command observations, the starter's "
+									+ (Boolean.getBoolean("delayqueue.observation.enabled") ? "observations on)"
+											: "observations off: nothing traces)")
 							: "plain: no Actuator, no meters, no observation registry");
 			Scenarios scenarios = new Scenarios(redis, options, report);
 			RawRedisLimits raw = new RawRedisLimits(redis);
