@@ -157,8 +157,8 @@ final class KnownProperties {
 	}
 
 	// How many elements from 'from' spell the property's name in uniform form (lower
-	// case,
-	// no dashes): one, or several when an environment variable split it at its dashes.
+	// case, no dashes): one, or several when an environment variable split it at its
+	// dashes.
 	private static int matchedElements(ConfigurationPropertyName name, int from, String uniform, boolean dashesSplit) {
 		StringBuilder spelled = new StringBuilder();
 		for (int i = from; i < name.getNumberOfElements() && !name.isNumericIndex(i); i++) {

@@ -68,13 +68,11 @@ final class UnknownPropertyCheck {
 		return (property != null) ? property.getOrigin() : null;
 	}
 
-	// The environment is shared with other programs and scripts, some of which may use
-	// the
-	// same prefix for their own variables (DELAYQUEUE_VERSION, say): a variable that
-	// looks
-	// like no property of ours is most likely theirs, so it is named but does not stop
-	// the
-	// application. One that is close to a property is a typo and fails like any other.
+	// The environment is shared with other programs and scripts, some of which may
+	// use the same prefix for their own variables (DELAYQUEUE_VERSION, say): a
+	// variable that looks like no property of ours is most likely theirs, so it is
+	// named but does not stop the application. One that is close to a property is a
+	// typo and fails like any other.
 	private static void ignoreForeignVariable(ConfigurationPropertySource source, ConfigurationPropertyName name) {
 		Origin origin = origin(source, name);
 		logger.warn("Ignoring " + ((origin != null) ? origin : name) + ": it maps to '" + name

@@ -428,9 +428,9 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		return merged;
 	}
 
-	// Capitals mark a generated id, which lets the enqueue script recognise a call of
-	// ours
-	// that a client sent again after a reconnect, rather than take it for a clash.
+	// Capitals mark a generated id, which lets the enqueue script recognise a call
+	// of ours that a client sent again after a reconnect, rather than take it for a
+	// clash.
 	private String due(String topic, JobRequest request, boolean generatedId) {
 		if (request.delay() != null && request.dueAt() != null) {
 			throw new InvalidJobException("Job for topic '" + topic + "' sets both a delay and a due time; choose one");

@@ -230,9 +230,8 @@ public final class JobClaims {
 	public long unclaim(String queue, List<String> ids) {
 		TopicKeys k = this.keys.topic(queue);
 		long requeued = 0;
-		// Each id costs the script a search of the claiming list: bounded slices keep
-		// every
-		// call short.
+		// Each id costs the script a search of the claiming list: bounded slices
+		// keep every call short.
 		for (int from = 0; from < ids.size(); from += MAX_ACK_BATCH) {
 			List<String> slice = ids.subList(from, Math.min(from + MAX_ACK_BATCH, ids.size()));
 			requeued += ScriptRunner.asLong(this.scripts

@@ -223,9 +223,8 @@ final class SharedConnectionScripts {
 			if (failure != null && !current.connection().isOpen()) {
 				// The factory hands out its shared connection also while it is down and
 				// Lettuce reconnects; a command would wait in Lettuce's queue for the
-				// whole
-				// timeout. The latest reconnect failed, so Redis refuses connections or
-				// cannot be reached: fail now, with the reason.
+				// whole timeout. The latest reconnect failed, so Redis refuses
+				// connections or cannot be reached: fail now, with the reason.
 				throw new RedisConnectionFailureException("Redis is not reachable: the connection is down and "
 						+ "Lettuce's latest attempt to reconnect failed (" + failure.getMessage()
 						+ "); the command was not sent", failure);

@@ -33,8 +33,7 @@ class DelayQueueHealthIntegrationTests {
 	static void startApplication() {
 		server = RedisTestServer.startDedicated();
 		// No scheduler, listeners or metrics: nothing else talks to this Redis, so its
-		// command
-		// counts are the probes' alone.
+		// command counts are the probes' alone.
 		context = new SpringApplicationBuilder(HealthApplication.class)
 			.properties("server.port=0", "spring.data.redis.host=" + server.host(),
 					"spring.data.redis.port=" + server.port(), "spring.data.redis.client-type=lettuce",

@@ -49,8 +49,7 @@ class DelayQueueObservabilityAutoConfigurationTests {
 			HealthContributorAutoConfiguration.class);
 
 	// Boot's own auto-configurations of a module are added only where the module is
-	// visible,
-	// as they are in an application that lacks it.
+	// visible, as they are in an application that lacks it.
 	private WebApplicationContextRunner runner;
 
 	@BeforeEach

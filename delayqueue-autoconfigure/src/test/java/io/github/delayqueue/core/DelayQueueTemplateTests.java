@@ -441,8 +441,7 @@ class DelayQueueTemplateTests {
 	}
 
 	// The claim script's reply shape, {now, id, attempt, record, ...}, for every ready
-	// job
-	// of a topic; one claim takes at most a thousand.
+	// job of a topic; one claim takes at most a thousand.
 	private List<Object> claimAll(String topic) {
 		TopicKeys k = this.fixture.keys().topic(topic);
 		List<Object> all = new ArrayList<>();

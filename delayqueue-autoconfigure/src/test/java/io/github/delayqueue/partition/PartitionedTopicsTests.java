@@ -182,9 +182,8 @@ class PartitionedTopicsTests {
 				}
 				await().atMost(Duration.ofSeconds(30)).until(() -> listener.received.size() == 499);
 				// An instance still on six partitions (a rolling deployment) sends on:
-				// the
-				// listener waits on those partitions too, so their jobs come at once, not
-				// after its idle look every five poll timeouts (50 s).
+				// the listener waits on those partitions too, so their jobs come at once,
+				// not after its idle look every five poll timeouts (50 s).
 				DelayQueueContextRunner.create(server)
 					.withPropertyValues("delayqueue.topics." + TOPIC + ".partitions=6",
 							"delayqueue.scheduler.enabled=false")

@@ -124,8 +124,7 @@ class BadInputTests {
 				await().atMost(DEADLINE).until(() -> scenario.snapshot().violations().isEmpty());
 				assertThat(redis.opsForHash().keys(KEYS.attempts())).isEmpty();
 				// The handler still finishes its run; its acknowledgement finds nothing
-				// to
-				// settle, and there is nothing left to deliver again.
+				// to settle, and there is nothing left to deliver again.
 				await().atMost(DEADLINE).until(() -> scenario.ledger().completions().containsKey(vanished));
 				assertThat(redis.opsForHash().get(RecordingJobHandler.ledger("bad") + ":runs", vanished))
 					.isEqualTo("1");

@@ -91,8 +91,7 @@ class CancelUnderLoadTests {
 					assertThat(scenario.redis().hasKey(TopicKeys.of("dq", TOPIC).ghosts())).isFalse();
 					assertThat(queue.stats(TOPIC).ready()).isZero();
 					// The cancelled jobs take the place of the dead ones: sent, and
-					// rightly
-					// never completed.
+					// rightly never completed.
 					scenario.report("cancel, reschedule, send again while two instances consume (dead: cancelled)",
 							stream, neverToRun);
 				}

@@ -74,8 +74,7 @@ final class JobStream implements AutoCloseable {
 		}
 		catch (DuplicateJobException ex) {
 			// An earlier try reached Redis although its reply was lost, or the client
-			// sent
-			// the command again after a reconnect and the first copy had landed.
+			// sent the command again after a reconnect and the first copy had landed.
 			this.refusedAsDuplicates.incrementAndGet();
 		}
 		catch (RuntimeException ex) {

@@ -136,8 +136,8 @@ class StreamFaultsTests {
 					List.of("always-throw", "fatal", "refuse").forEach((p) -> dead.addAll(stream.idsOf(p)));
 					scenario.awaitSettled(stream, dead);
 					// A handler that hangs past its time to run is delivered again, and
-					// the
-					// late run completes too: the one duplicate the design cannot avoid.
+					// the late run completes too: the one duplicate the design cannot
+					// avoid.
 					Set<String> hung = stream.idsOf("hang-once:2500");
 					assertThat(hung).hasSize(8);
 					await().atMost(FAULT_DEADLINE).until(() -> duplicateIds(scenario).containsAll(hung));
@@ -176,8 +176,7 @@ class StreamFaultsTests {
 					assertThat(sentAtShutdown.get()).isLessThan(400);
 					Figures figures = scenario.settle("graceful shutdown of one of two instances", stream, Set.of());
 					// A graceful stop finishes and acknowledges what runs and hands back
-					// what
-					// has not started: nothing runs twice.
+					// what has not started: nothing runs twice.
 					assertThat(figures.duplicates()).isZero();
 				}
 			});

@@ -28,8 +28,7 @@ import static org.awaitility.Awaitility.await;
 class RedisDownAtStartTests {
 
 	// Logback's plain format names the logger in full; Spring Boot's, once an earlier
-	// test
-	// application set it up, abbreviates it (i.g.d.scheduler...).
+	// test application set it up, abbreviates it (i.g.d.scheduler...).
 	private static final Pattern SCHEDULER_WARNINGS = Pattern
 		.compile("WARN\\s+(?:.*?\\s)?(io\\.github\\.delayqueue|i\\.g\\.d)\\.scheduler\\.");
 

@@ -145,9 +145,12 @@ final class BenchmarkCluster implements AutoCloseable {
 
 		private final Process process;
 
-		private Node(int port, Process process) {
+		private final Path dir;
+
+		private Node(int port, Process process, Path dir) {
 			this.port = port;
 			this.process = process;
+			this.dir = dir;
 		}
 
 		static Node start(Path binary) throws IOException {
@@ -161,7 +164,7 @@ final class BenchmarkCluster implements AutoCloseable {
 				.redirectOutput(dir.resolve("redis.log").toFile())
 				.start();
 			Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly));
-			Node node = new Node(port, process);
+			Node node = new Node(port, process, dir);
 			await("node " + port + " to answer", () -> {
 				try {
 					node.call("PING");
@@ -188,15 +191,7 @@ final class BenchmarkCluster implements AutoCloseable {
 		}
 
 		void stop() {
-			this.process.destroy();
-			try {
-				if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
-					this.process.destroyForcibly();
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+			BenchmarkRedis.stop(this.process, this.dir);
 		}
 
 		// A node also listens on its port + 10000 for the cluster bus.

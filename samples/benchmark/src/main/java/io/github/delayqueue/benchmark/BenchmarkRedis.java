@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.FileSystemUtils;
+
 /**
  * The Redis under test: an existing server named by URL, or one this process starts on a
  * free port from {@code redis-server} on the PATH, else from the binary inside the
@@ -31,19 +33,22 @@ final class BenchmarkRedis implements AutoCloseable {
 
 	private final @Nullable Process process;
 
+	private final @Nullable Path dir;
+
 	private final String origin;
 
-	private BenchmarkRedis(String host, int port, @Nullable Process process, String origin) {
+	private BenchmarkRedis(String host, int port, @Nullable Process process, @Nullable Path dir, String origin) {
 		this.host = host;
 		this.port = port;
 		this.process = process;
+		this.dir = dir;
 		this.origin = origin;
 	}
 
 	static BenchmarkRedis connectOrStart(@Nullable String url) {
 		if (url != null) {
 			URI uri = URI.create(url);
-			return new BenchmarkRedis(uri.getHost(), (uri.getPort() > 0) ? uri.getPort() : 6379, null, url);
+			return new BenchmarkRedis(uri.getHost(), (uri.getPort() > 0) ? uri.getPort() : 6379, null, null, url);
 		}
 		try {
 			Path binary = serverBinary();
@@ -59,7 +64,7 @@ final class BenchmarkRedis implements AutoCloseable {
 				.redirectOutput(dir.resolve("redis.log").toFile())
 				.start();
 			Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly));
-			BenchmarkRedis redis = new BenchmarkRedis("127.0.0.1", port, process, origin);
+			BenchmarkRedis redis = new BenchmarkRedis("127.0.0.1", port, process, dir, origin);
 			redis.awaitUp(dir);
 			return redis;
 		}
@@ -173,17 +178,29 @@ final class BenchmarkRedis implements AutoCloseable {
 
 	@Override
 	public void close() {
-		if (this.process != null) {
-			this.process.destroy();
-			try {
-				if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
-					this.process.destroyForcibly();
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
+		if (this.process != null && this.dir != null) {
+			stop(this.process, this.dir);
+		}
+	}
+
+	/**
+	 * Stop a Redis the benchmark started and delete its directory (its log), which would
+	 * otherwise pile up in the temporary directory, one per run.
+	 * @param process the server
+	 * @param dir its directory
+	 */
+	static void stop(Process process, Path dir) {
+		process.destroy();
+		try {
+			if (!process.waitFor(10, TimeUnit.SECONDS)) {
+				process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
 			}
 		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return;
+		}
+		FileSystemUtils.deleteRecursively(dir.toFile());
 	}
 
 }

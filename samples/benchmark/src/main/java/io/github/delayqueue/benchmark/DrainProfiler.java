@@ -32,8 +32,7 @@ import jdk.jfr.consumer.RecordingFile;
 final class DrainProfiler implements AutoCloseable {
 
 	// Threads of our starter's listeners, scheduler and Lettuce's event loop: the JVM
-	// side
-	// of a drain. The benchmark's own main thread only waits.
+	// side of a drain. The benchmark's own main thread only waits.
 	private static final List<String> DRAIN_THREADS = List.of("delayqueue", "lettuce", "bench");
 
 	private static final int TOP = 40;

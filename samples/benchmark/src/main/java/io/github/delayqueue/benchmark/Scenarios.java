@@ -370,8 +370,7 @@ final class Scenarios {
 		Map<QueueClient, Map<Integer, Double>> enqueueRates = enqueueRates(List.of(ours, redisson), sizes);
 		for (int size : sizes) {
 			// Alone in Redis: a queue that leaves due jobs behind when its window ends
-			// keeps
-			// moving them, and would slow whatever is measured next.
+			// keeps moving them, and would slow whatever is measured next.
 			double oursMove = moveRate(ours, size);
 			double redissonMove = moveRate(redisson, size);
 			this.report.add(new Report.Row("5a. enqueue (send / offer) with " + size + " pending", "jobs/s",

@@ -46,8 +46,7 @@ public class PartnerNotifier {
 			this.retried.incrementAndGet();
 		}
 		// Read on each call: the default URL names this application's own port, known
-		// only
-		// once the web server runs.
+		// only once the web server runs.
 		String url = this.environment.getRequiredProperty("partner.url");
 		try {
 			this.restClient.post().uri(url).body(job.payload()).retrieve().toBodilessEntity();
