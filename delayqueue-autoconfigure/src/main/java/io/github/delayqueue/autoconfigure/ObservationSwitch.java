@@ -12,8 +12,8 @@ import org.springframework.util.ClassUtils;
  * runs with. Unless {@code delayqueue.observation.enabled} says otherwise, only an
  * application that traces gets them: a trace from send to handle is what they are for,
  * and without a tracer they would only add a timer beside the starter's own meters, at a
- * cost measured at an eighth of a single send's rate and 13 to 25 % of the drain's in an
- * application with Actuator.
+ * cost measured at about a tenth of a single send's rate and 13 to 25 % of the drain's in
+ * an application with Actuator.
  *
  * @author delayqueue contributors
  */
