@@ -73,20 +73,10 @@ public final class JobClaims {
 	}
 
 	/**
-	 * Return every queue of a topic, those written under another number of partitions
-	 * included, see {@link PartitionRegistry#queues(String)}.
-	 * @param topic the topic
-	 * @return the queue names, the topic's own first
-	 */
-	public List<String> queues(String topic) {
-		return this.partitions.queues(topic);
-	}
-
-	/**
-	 * Return every queue of several topics, see
-	 * {@link PartitionRegistry#queues(java.util.Collection)}.
+	 * Return every queue of several topics, those written under another number of
+	 * partitions included, see {@link PartitionRegistry#queues(java.util.Collection)}.
 	 * @param topics the topics
-	 * @return the queue names of each topic
+	 * @return the queue names of each topic, the topic's own first
 	 */
 	public Map<String, List<String>> queues(Collection<String> topics) {
 		return this.partitions.queues(topics);
