@@ -19,7 +19,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * each delivery (acknowledge, retry, bury, release). Settling is fenced by the delivery's
  * attempt number, so a settlement for an expired delivery changes nothing. Claims and
  * waits work on queues: a topic's own, or one partition of a partitioned topic (see
- * {@link #queues(String)}); deliveries report their topic.
+ * {@link #queues(java.util.Collection)}); deliveries report their topic.
  *
  * @author delayqueue contributors
  */
