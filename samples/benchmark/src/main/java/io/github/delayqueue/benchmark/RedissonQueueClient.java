@@ -36,7 +36,9 @@ final class RedissonQueueClient implements QueueClient {
 
 	RedissonQueueClient(BenchmarkRedis redis) {
 		Config config = new Config();
-		config.useSingleServer().setAddress(redis.url());
+		// Its default 3 s reply timeout failed a send in a quick run on a loaded 2-core
+		// machine (Flight Recorder on); ours waits up to the command timeout, 60 s.
+		config.useSingleServer().setAddress(redis.url()).setTimeout(30_000);
 		this.redisson = Redisson.create(config);
 	}
 
