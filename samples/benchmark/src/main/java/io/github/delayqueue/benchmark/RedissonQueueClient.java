@@ -37,7 +37,7 @@ final class RedissonQueueClient implements QueueClient {
 	RedissonQueueClient(BenchmarkRedis redis) {
 		Config config = new Config();
 		// Its default 3 s reply timeout failed a send in a quick run on a loaded 2-core
-		// machine (Flight Recorder on); ours waits up to the command timeout, 60 s.
+		// machine (Flight Recorder on); a stall must slow the figures, not end the run.
 		config.useSingleServer().setAddress(redis.url()).setTimeout(30_000);
 		this.redisson = Redisson.create(config);
 	}
