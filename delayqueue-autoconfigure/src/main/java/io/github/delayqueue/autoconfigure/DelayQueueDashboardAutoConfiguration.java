@@ -2,7 +2,7 @@ package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.dashboard.DashboardApi;
-import io.github.delayqueue.dashboard.DashboardRequestGuard;
+import io.github.delayqueue.dashboard.DashboardResponseHeaders;
 import io.github.delayqueue.history.ThroughputHistory;
 import io.github.delayqueue.listener.ListenerPresence;
 import io.github.delayqueue.store.ScriptRunner;
@@ -43,12 +43,13 @@ public final class DelayQueueDashboardAutoConfiguration {
 	}
 
 	@Bean
-	FilterRegistrationBean<DashboardRequestGuard> delayQueueDashboardGuard(DelayQueueProperties properties) {
-		DelayQueueProperties.Dashboard dashboard = properties.getDashboard();
-		FilterRegistrationBean<DashboardRequestGuard> registration = new FilterRegistrationBean<>(
-				new DashboardRequestGuard(dashboard.getPath(), dashboard.isReadOnly()));
-		registration.addUrlPatterns(dashboard.getPath(), dashboard.getPath() + "/*");
-		registration.setName("delayQueueDashboardGuard");
+	FilterRegistrationBean<DashboardResponseHeaders> delayQueueDashboardResponseHeaders(
+			DelayQueueProperties properties) {
+		String path = properties.getDashboard().getPath();
+		FilterRegistrationBean<DashboardResponseHeaders> registration = new FilterRegistrationBean<>(
+				new DashboardResponseHeaders());
+		registration.addUrlPatterns(path, path + "/*");
+		registration.setName("delayQueueDashboardResponseHeaders");
 		return registration;
 	}
 

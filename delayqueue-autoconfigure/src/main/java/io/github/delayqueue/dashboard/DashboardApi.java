@@ -22,6 +22,7 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.web.servlet.function.HandlerFunction;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerRequest;
@@ -31,7 +32,7 @@ import org.springframework.web.servlet.function.ServerResponse;
  * The dashboard's JSON API under {@code <path>/api}, which the page calls and scripts may
  * call too: topics with their counts, due-lag, pause and listeners; pages of a topic's
  * jobs per state; one job; the throughput history; and the actions (run now, cancel,
- * requeue, purge, pause, resume), which {@link DashboardRequestGuard} lets through only
+ * requeue, purge, pause, resume), which {@link DashboardActionGuard} lets through only
  * when the dashboard is not read-only and the request is same-origin.
  *
  * @author delayqueue contributors
@@ -87,6 +88,7 @@ public class DashboardApi {
 		// The page's links are relative to its parent; with a trailing '/' they would
 		// miss.
 		URI withoutSlash = URI.create("../" + DashboardPage.lastSegment(path));
+		DashboardActionGuard guard = new DashboardActionGuard(this.readOnly);
 		return RouterFunctions.route()
 			.GET(path, (request) -> ServerResponse.ok().contentType(MediaType.TEXT_HTML).body(page))
 			.GET(path + "/", (request) -> ServerResponse.status(HttpStatus.FOUND).location(withoutSlash).build())
@@ -97,15 +99,20 @@ public class DashboardApi {
 			.GET(api + "/topics/{topic}", (request) -> handle(this::topic, request))
 			.GET(api + "/topics/{topic}/jobs", (request) -> handle(this::jobs, request))
 			.GET(api + "/topics/{topic}/jobs/{id}", (request) -> handle(this::job, request))
-			.DELETE(api + "/topics/{topic}/jobs/{id}", (request) -> handle(this::delete, request))
-			.POST(api + "/topics/{topic}/jobs/{id}/run-now", (request) -> handle(this::runNow, request))
-			.POST(api + "/topics/{topic}/jobs/{id}/requeue", (request) -> handle(this::requeue, request))
-			.POST(api + "/topics/{topic}/requeue-dead", (request) -> handle(this::requeueDead, request))
-			.POST(api + "/topics/{topic}/purge-dead", (request) -> handle(this::purgeDead, request))
-			.POST(api + "/topics/{topic}/pause", (request) -> handle(this::pause, request))
-			.POST(api + "/topics/{topic}/resume", (request) -> handle(this::resume, request))
+			.DELETE(api + "/topics/{topic}/jobs/{id}", action(guard, this::delete))
+			.POST(api + "/topics/{topic}/jobs/{id}/run-now", action(guard, this::runNow))
+			.POST(api + "/topics/{topic}/jobs/{id}/requeue", action(guard, this::requeue))
+			.POST(api + "/topics/{topic}/requeue-dead", action(guard, this::requeueDead))
+			.POST(api + "/topics/{topic}/purge-dead", action(guard, this::purgeDead))
+			.POST(api + "/topics/{topic}/pause", action(guard, this::pause))
+			.POST(api + "/topics/{topic}/resume", action(guard, this::resume))
 			.add(DashboardAssets.routes(path))
+			.filter(guard)
 			.build();
+	}
+
+	private HandlerFunction<ServerResponse> action(DashboardActionGuard guard, Handler action) {
+		return guard.guard((request) -> handle(action, request));
 	}
 
 	private ServerResponse handle(Handler handler, ServerRequest request) {

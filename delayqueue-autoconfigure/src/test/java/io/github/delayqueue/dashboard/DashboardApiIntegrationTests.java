@@ -201,7 +201,7 @@ class DashboardApiIntegrationTests {
 				this.client.send(HttpRequest.newBuilder(URI.create(base + "/api/topics")).build(),
 						HttpResponse.BodyHandlers.ofString()))) {
 			assertThat(answer.headers().firstValue("Content-Security-Policy"))
-				.hasValue(DashboardRequestGuard.CONTENT_SECURITY_POLICY);
+				.hasValue(DashboardResponseHeaders.CONTENT_SECURITY_POLICY);
 			assertThat(answer.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
 			assertThat(answer.headers().firstValue("Cache-Control")).hasValue("no-store");
 			assertThat(answer.headers().firstValue("X-Frame-Options")).hasValue("DENY");
