@@ -44,7 +44,7 @@ export function jobView(topic, id, settings) {
 					.map(([name, value]) => el('tr', {}, el('th', { scope: 'row' }, name), el('td', {}, value))))),
 			el('h2', {}, 'Payload'),
 			settings.showPayloads ? el('pre', { class: 'payload', id: 'job-payload' }, formatted(job.payloadJson))
-				: el('p', { class: 'empty', id: 'job-payload' }, 'Hidden (delayqueue.dashboard.show-payloads is false).'));
+				: el('p', { class: 'empty', id: 'job-payload' }, 'Hidden: delayqueue.dashboard.show-payloads does not show it to you.'));
 	}
 
 	function renderGone(message) {

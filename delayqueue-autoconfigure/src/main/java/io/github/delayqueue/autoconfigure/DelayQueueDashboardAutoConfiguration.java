@@ -1,6 +1,7 @@
 package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.dashboard.DashboardAccess;
 import io.github.delayqueue.dashboard.DashboardApi;
 import io.github.delayqueue.dashboard.DashboardResponseHeaders;
 import io.github.delayqueue.history.ThroughputHistory;
@@ -36,9 +37,11 @@ public final class DelayQueueDashboardAutoConfiguration {
 	RouterFunction<ServerResponse> delayQueueDashboardRoutes(DelayQueueOperations operations, ScriptRunner scriptRunner,
 			ObjectProvider<ThroughputHistory> history, DelayQueueProperties properties) {
 		DelayQueueProperties.Dashboard dashboard = properties.getDashboard();
+		DashboardAccess access = new DashboardAccess(dashboard.isReadOnly(), dashboard.getShowPayloads(),
+				dashboard.getRoles(), dashboard.getAllowedOrigins());
 		DashboardApi api = new DashboardApi(operations,
 				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), history.getIfAvailable(),
-				scriptRunner.redis(), dashboard.isShowPayloads(), dashboard.isReadOnly());
+				scriptRunner.redis(), access);
 		return api.routes(dashboard.getPath());
 	}
 

@@ -16,6 +16,7 @@ import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicStats;
 import io.github.delayqueue.history.ThroughputHistory;
 import io.github.delayqueue.listener.ListenerPresence;
+import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.RedisCallback;
@@ -32,8 +33,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * The dashboard's JSON API under {@code <path>/api}, which the page calls and scripts may
  * call too: topics with their counts, due-lag, pause and listeners; pages of a topic's
  * jobs per state; one job; the throughput history; and the actions (run now, cancel,
- * requeue, purge, pause, resume), which {@link DashboardActionGuard} lets through only
- * when the dashboard is not read-only and the request is same-origin.
+ * requeue, purge, pause, resume), which {@link DashboardGuard} lets through only when the
+ * dashboard is not read-only and the request is same-origin.
  *
  * @author delayqueue contributors
  */
@@ -54,9 +55,7 @@ public class DashboardApi {
 
 	private final StringRedisTemplate redis;
 
-	private final boolean showPayloads;
-
-	private final boolean readOnly;
+	private final DashboardAccess access;
 
 	/**
 	 * Create the API.
@@ -64,23 +63,23 @@ public class DashboardApi {
 	 * @param presence tells which listeners run where
 	 * @param history the throughput history, or {@code null} when it is switched off
 	 * @param redis reads the Redis clock, against which due-lag is measured
-	 * @param showPayloads whether job details show payloads and header values
-	 * @param readOnly whether the page offers no action (the guard refuses them anyway)
+	 * @param access who may do and see what
 	 */
 	public DashboardApi(DelayQueueOperations operations, ListenerPresence presence, @Nullable ThroughputHistory history,
-			StringRedisTemplate redis, boolean showPayloads, boolean readOnly) {
+			StringRedisTemplate redis, DashboardAccess access) {
 		this.operations = operations;
 		this.presence = presence;
 		this.history = history;
 		this.redis = redis;
-		this.showPayloads = showPayloads;
-		this.readOnly = readOnly;
+		this.access = access;
 	}
 
 	/**
 	 * Return the routes of the API and of the page under a path.
 	 * @param path the dashboard's path
 	 * @return the routes
+	 * @throws IllegalArgumentException if an allowed origin is not an http or https
+	 * origin
 	 */
 	public RouterFunction<ServerResponse> routes(String path) {
 		String api = path + "/api";
@@ -88,7 +87,7 @@ public class DashboardApi {
 		// The page's links are relative to its parent; with a trailing '/' they would
 		// miss.
 		URI withoutSlash = URI.create("../" + DashboardPage.lastSegment(path));
-		DashboardActionGuard guard = new DashboardActionGuard(this.readOnly);
+		DashboardGuard guard = new DashboardGuard(this.access.readOnly(), this.access.allowedOrigins());
 		return RouterFunctions.route()
 			.GET(path, (request) -> ServerResponse.ok().contentType(MediaType.TEXT_HTML).body(page))
 			.GET(path + "/", (request) -> ServerResponse.status(HttpStatus.FOUND).location(withoutSlash).build())
@@ -111,7 +110,7 @@ public class DashboardApi {
 			.build();
 	}
 
-	private HandlerFunction<ServerResponse> action(DashboardActionGuard guard, Handler action) {
+	private HandlerFunction<ServerResponse> action(DashboardGuard guard, Handler action) {
 		return guard.guard((request) -> handle(action, request));
 	}
 
@@ -126,7 +125,7 @@ public class DashboardApi {
 
 	private ServerResponse settings(ServerRequest request) {
 		return ServerResponse.ok()
-			.body(new SettingsView(this.readOnly, this.showPayloads, this.history != null, MAX_PAGE_SIZE));
+			.body(new SettingsView(this.access.readOnly(), shows(request), this.history != null, MAX_PAGE_SIZE));
 	}
 
 	private ServerResponse lookup(ServerRequest request) {
@@ -134,7 +133,7 @@ public class DashboardApi {
 		for (String topic : this.operations.topics()) {
 			Optional<JobInfo> job = this.operations.find(topic, id);
 			if (job.isPresent()) {
-				return ServerResponse.ok().body(this.showPayloads ? job.get() : job.get().withoutValues());
+				return ServerResponse.ok().body(shown(job.get(), request));
 			}
 		}
 		return error(HttpStatus.NOT_FOUND, "No job '" + id + "' in any topic: it is done, cancelled or was never sent");
@@ -143,21 +142,22 @@ public class DashboardApi {
 	private ServerResponse topics(ServerRequest request) {
 		List<ListenerPresence.Instance> instances = this.presence.read();
 		long now = redisNow();
+		boolean shown = shows(request);
 		List<TopicRow> rows = new ArrayList<>();
 		for (String topic : this.operations.topics()) {
-			rows.add(row(topic, instances, now));
+			rows.add(row(topic, instances, now, shown));
 		}
 		return ServerResponse.ok().body(new TopicsView(Instant.ofEpochMilli(now), rows));
 	}
 
 	private ServerResponse topic(ServerRequest request) {
 		String topic = request.pathVariable("topic");
-		return ServerResponse.ok().body(row(topic, this.presence.read(), redisNow()));
+		return ServerResponse.ok().body(row(topic, this.presence.read(), redisNow(), shows(request)));
 	}
 
-	private TopicRow row(String topic, List<ListenerPresence.Instance> instances, long now) {
+	private TopicRow row(String topic, List<ListenerPresence.Instance> instances, long now, boolean shown) {
 		TopicStats stats = this.operations.stats(topic);
-		List<ListenerRow> listeners = ListenerRow.of(topic, instances);
+		List<ListenerRow> listeners = ListenerRow.of(topic, instances, shown);
 		Long dueLag = null;
 		if (stats.ready() > 0) {
 			List<JobInfo> oldest = this.operations.jobs(topic, JobState.READY, 0, 1);
@@ -178,7 +178,11 @@ public class DashboardApi {
 			throw new IllegalArgumentException("Parameter offset must be 0 or more and count 1 to " + MAX_PAGE_SIZE
 					+ ", were " + offset + " and " + count);
 		}
-		List<JobRow> jobs = this.operations.jobs(topic, state, offset, count).stream().map(JobRow::of).toList();
+		boolean shown = shows(request);
+		List<JobRow> jobs = this.operations.jobs(topic, state, offset, count)
+			.stream()
+			.map((job) -> JobRow.of(shown ? job : job.withoutValues()))
+			.toList();
 		return ServerResponse.ok()
 			.body(new JobsView(topic, state.name().toLowerCase(Locale.ROOT), offset, count, jobs));
 	}
@@ -189,7 +193,7 @@ public class DashboardApi {
 			return error(HttpStatus.NOT_FOUND, "No job '" + request.pathVariable("id") + "' in topic '"
 					+ request.pathVariable("topic") + "': it is done, cancelled or was never sent");
 		}
-		return ServerResponse.ok().body(this.showPayloads ? job.get() : job.get().withoutValues());
+		return ServerResponse.ok().body(shown(job.get(), request));
 	}
 
 	private ServerResponse history(ServerRequest request) {
@@ -250,6 +254,16 @@ public class DashboardApi {
 		return ServerResponse.ok().body(Map.of("paused", false));
 	}
 
+	private boolean shows(ServerRequest request) {
+		HttpServletRequest servletRequest = request.servletRequest();
+		return this.access.showPayloads()
+			.isShown(servletRequest.getUserPrincipal(), servletRequest::isUserInRole, this.access.roles());
+	}
+
+	private JobInfo shown(JobInfo job, ServerRequest request) {
+		return shows(request) ? job : job.withoutValues();
+	}
+
 	private long redisNow() {
 		Long time = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
 		return (time != null) ? time : System.currentTimeMillis();
@@ -294,7 +308,8 @@ public class DashboardApi {
 	 * What the page may show and offer.
 	 *
 	 * @param readOnly whether actions are refused
-	 * @param showPayloads whether payloads and header values are shown
+	 * @param showPayloads whether payloads, header values, error messages and host names
+	 * are shown to the user who asked
 	 * @param history whether the throughput history is kept
 	 * @param maxPageSize the most jobs one page may hold
 	 */
@@ -342,17 +357,26 @@ public class DashboardApi {
 	 */
 	public record ListenerRow(String instance, String host, String id, int concurrency, boolean running) {
 
-		static List<ListenerRow> of(String topic, List<ListenerPresence.Instance> instances) {
+		static List<ListenerRow> of(String topic, List<ListenerPresence.Instance> instances, boolean shown) {
 			List<ListenerRow> rows = new ArrayList<>();
 			for (ListenerPresence.Instance instance : instances) {
+				// An instance's id is its host name and a random part; the random part
+				// keeps
+				// instances apart when the host name is hidden.
+				String id = shown ? instance.id() : hiddenHost(instance.id());
+				String host = shown ? instance.host() : JobInfo.HIDDEN;
 				for (ListenerPresence.Listener listener : instance.listeners()) {
 					if (listener.topics().contains(topic)) {
-						rows.add(new ListenerRow(instance.id(), instance.host(), listener.id(), listener.concurrency(),
-								listener.running()));
+						rows.add(new ListenerRow(id, host, listener.id(), listener.concurrency(), listener.running()));
 					}
 				}
 			}
 			return rows;
+		}
+
+		private static String hiddenHost(String instance) {
+			int colon = instance.lastIndexOf(':');
+			return (colon >= 0) ? JobInfo.HIDDEN + instance.substring(colon) : JobInfo.HIDDEN;
 		}
 
 	}

@@ -1,10 +1,6 @@
 package io.github.delayqueue.dashboard;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -201,26 +197,11 @@ class DashboardHostileRequestTests {
 	}
 
 	private static int request(int port, String method, String path, String header) throws IOException {
-		return status(exchange(port, method, path, header));
+		return RawHttp.status(exchange(port, method, path, header));
 	}
 
-	private static int status(String answer) {
-		String[] statusLine = answer.split("\r\n", 2)[0].split(" ");
-		return (statusLine.length > 1) ? Integer.parseInt(statusLine[1]) : 0;
-	}
-
-	// One request written byte for byte, so that no client normalizes its path first.
 	private static String exchange(int port, String method, String path, String header) throws IOException {
-		try (Socket socket = new Socket("localhost", port)) {
-			socket.setSoTimeout(30_000);
-			String request = method + " " + path + " HTTP/1.1\r\nHost: localhost:" + port + "\r\n"
-					+ ((header != null) ? header + "\r\n" : "") + "Content-Length: 0\r\nConnection: close\r\n\r\n";
-			OutputStream out = socket.getOutputStream();
-			out.write(request.getBytes(StandardCharsets.ISO_8859_1));
-			out.flush();
-			InputStream in = socket.getInputStream();
-			return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
-		}
+		return RawHttp.exchange(port, method, path, header);
 	}
 
 	@Configuration(proxyBeanMethods = false)
