@@ -395,11 +395,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		boolean generated = request.id() == null;
 		String id = generated ? this.idGenerator.next() : JobConstraints.checkId(topic, request.id());
 		String due = due(topic, request, generated);
-		if (request.ttr() != null
-				&& (request.ttr().isNegative() || request.ttr().isZero() || request.ttr().compareTo(MAX_DELAY) > 0)) {
-			throw new InvalidJobException("Time to run of job '" + id + "' for topic '" + topic
-					+ "' must be more than zero and at most " + MAX_DELAY.toDays() + " days, was " + request.ttr());
-		}
+		JobConstraints.checkTtr(topic, id, request.ttr());
 		if (request.maxAttempts() != null && request.maxAttempts() < 1) {
 			throw new InvalidJobException("Max attempts of job '" + id + "' for topic '" + topic
 					+ "' must be at least 1, was " + request.maxAttempts());
