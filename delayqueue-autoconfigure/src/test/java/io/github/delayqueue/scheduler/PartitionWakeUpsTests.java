@@ -59,6 +59,35 @@ class PartitionWakeUpsTests {
 	}
 
 	@Test
+	void sweepsOnlyThePartitionOfAClaimOrRetryInTheTopicsOwnQueue() {
+		this.template.send(TOPIC, "registers the topic", Duration.ofDays(1));
+		this.scheduler.start();
+		this.scheduler.addTopic(TOPIC);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.scheduler.sweeps() >= PARTITIONS);
+		await().atMost(Duration.ofSeconds(10)).during(Duration.ofMillis(300)).until(this::sweepsSettled);
+		long before = this.scheduler.sweeps();
+		ClaimAnnouncer announcer = new ClaimAnnouncer(this.fixture.redis(), "dq:claimed", Duration.ofSeconds(30),
+				this.scheduler);
+
+		// Partition 0's queue bears the topic's name: it is still one queue.
+		announcer.jobScheduled(TOPIC, this.fixture.redisTimeMillis());
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.scheduler.sweeps() > before);
+		await().during(Duration.ofMillis(500))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> this.scheduler.sweeps() - before == 1);
+	}
+
+	private long lastSeen = -1;
+
+	private boolean sweepsSettled() {
+		long now = this.scheduler.sweeps();
+		boolean settled = now == this.lastSeen;
+		this.lastSeen = now;
+		return settled;
+	}
+
+	@Test
 	void sweepsOnlyThePartitionEachSendWroteTo() {
 		this.template.send(TOPIC, "registers the topic", Duration.ofDays(1));
 		this.scheduler.start();
