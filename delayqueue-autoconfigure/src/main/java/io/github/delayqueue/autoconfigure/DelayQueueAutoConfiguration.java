@@ -1,5 +1,6 @@
 package io.github.delayqueue.autoconfigure;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.DueTimeListener;
@@ -100,6 +101,12 @@ public final class DelayQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	DelayQueueAdmin delayQueueAdmin(JobStore store) {
+		return new DelayQueueAdmin(store);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	JobClaims delayQueueJobClaims(ScriptRunner scriptRunner, DelayQueueKeys keys) {
 		return new JobClaims(scriptRunner, keys);
 	}
@@ -132,7 +139,7 @@ public final class DelayQueueAutoConfiguration {
 		template.setIdGenerator(idGenerator);
 		template.setPayloadValidators(payloadValidators.orderedStream().toList());
 		template.setEventListener(new JobEventListeners(eventListeners.orderedStream().toList()));
-		template.setDueTimeListener(dueTimeListeners::jobScheduled);
+		template.setDueTimeListener(dueTimeListeners.asListener());
 		return template;
 	}
 

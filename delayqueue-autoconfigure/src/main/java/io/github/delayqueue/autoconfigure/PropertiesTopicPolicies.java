@@ -85,7 +85,7 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 	private static TopicPolicy resolve(String prefix, TopicProperties topic, TopicProperties defaults,
 			ConfigurationProblems problems) {
 		Duration ttr = pick(topic, defaults, TopicProperties::getTtr);
-		positive(problems, prefix + ".ttr", ttr);
+		atLeastOneMillisecond(problems, prefix + ".ttr", ttr);
 		int concurrency = pick(topic, defaults, TopicProperties::getConcurrency);
 		atLeast(problems, prefix + ".concurrency", concurrency, 1);
 		int maxAttempts = pick(topic, defaults, (t) -> t.getRetry().getMaxAttempts());
@@ -132,9 +132,10 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 		return value;
 	}
 
-	private static void positive(ConfigurationProblems problems, String name, Duration value) {
-		if (value.isNegative() || value.isZero()) {
-			problems.invalid(name, value, "The duration must be more than zero");
+	// Claims count a time to run in whole milliseconds: less than one would be none.
+	private static void atLeastOneMillisecond(ConfigurationProblems problems, String name, Duration value) {
+		if (value.toMillis() < 1) {
+			problems.invalid(name, value, "The duration must be at least 1 ms");
 		}
 	}
 

@@ -171,22 +171,44 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	}
 
 	/**
-	 * Sweep a queue when a due time comes: a topic's, or one partition's. Given the name
-	 * of a partitioned topic, which senders give since they write to several partitions
-	 * at once, every partition it is written to is swept.
-	 * @param queue the queue or topic
+	 * Sweep a topic when a due time comes: every partition it is written to, when it has
+	 * several, since the queue that got the job is not known.
+	 * @param topic the topic, or one partition's queue
 	 * @param dueAtMillis the due time on the Redis clock
 	 */
 	@Override
-	public void jobScheduled(String queue, long dueAtMillis) {
-		long inMillis = this.sweeper.millisUntil(dueAtMillis);
-		long at = this.nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis));
-		if (queue.equals(DelayQueueKeys.topicOf(queue)) && this.keys.isPartitioned(queue)) {
-			this.keys.queues(queue).forEach((partition) -> this.wakeUps.request(partition, at));
+	public void jobScheduled(String topic, long dueAtMillis) {
+		long at = sweepTimeOf(dueAtMillis);
+		if (topic.equals(DelayQueueKeys.topicOf(topic)) && this.keys.isPartitioned(topic)) {
+			this.keys.queues(topic).forEach((partition) -> this.wakeUps.request(partition, at));
 		}
 		else {
-			this.wakeUps.request(queue, at);
+			this.wakeUps.request(topic, at);
 		}
+	}
+
+	/**
+	 * Sweep one queue when a due time comes: a topic's own, or one partition's, and no
+	 * other partition of its topic.
+	 * @param queue the queue
+	 * @param dueAtMillis the due time on the Redis clock
+	 */
+	@Override
+	public void jobScheduledInQueue(String queue, long dueAtMillis) {
+		this.wakeUps.request(queue, sweepTimeOf(dueAtMillis));
+	}
+
+	private long sweepTimeOf(long dueAtMillis) {
+		long inMillis = this.sweeper.millisUntil(dueAtMillis);
+		return this.nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis));
+	}
+
+	/**
+	 * Return how many sweeps this scheduler ran so far, one per queue swept.
+	 * @return the count
+	 */
+	long sweeps() {
+		return this.sweeper.sweeps();
 	}
 
 	/**

@@ -49,7 +49,9 @@ public enum DelayQueueScript {
 	/** Reads the counts of each state. */
 	COUNT_STATES("count-states"),
 	/** Reads a page of jobs in one state. */
-	READ_PAGE("read-page");
+	READ_PAGE("read-page"),
+	/** Sets or removes a queue's pause mark. */
+	PAUSE("pause");
 
 	private static final String LOCATION = "io/github/delayqueue/store/scripts/";
 

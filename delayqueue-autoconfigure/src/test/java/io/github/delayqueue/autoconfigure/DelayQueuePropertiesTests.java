@@ -297,6 +297,17 @@ class DelayQueuePropertiesTests {
 	}
 
 	@Test
+	void failsStartUpOnATimeToRunUnderOneMillisecondNamingTheProperty() {
+		this.runner.withPropertyValues("delayqueue.defaults.ttr=500us", "delayqueue.topics.orders.timeout.ttr=999999ns")
+			.run((context) -> {
+				InvalidDelayQueuePropertiesException failure = failure(context.getStartupFailure());
+				assertThat(failure.getProblems()).hasSize(2);
+				assertThat(failure.getMessage()).contains("Property delayqueue.defaults.ttr with value 'PT0.0005S'",
+						"Property delayqueue.topics.orders.timeout.ttr with value 'PT0.000999999S'", "at least 1 ms");
+			});
+	}
+
+	@Test
 	void reportsEveryInvalidValueAndUnknownKeyInOneMessage() {
 		this.runner
 			.withPropertyValues("delayqueue.scheduler.batch-size=0", "delayqueue.defaults.concurrency=0",
