@@ -1,5 +1,6 @@
 package io.github.delayqueue.autoconfigure;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.dashboard.DashboardAccess;
 import io.github.delayqueue.dashboard.DashboardApi;
@@ -34,12 +35,12 @@ import org.springframework.web.servlet.function.ServerResponse;
 public final class DelayQueueDashboardAutoConfiguration {
 
 	@Bean
-	RouterFunction<ServerResponse> delayQueueDashboardRoutes(DelayQueueOperations operations, ScriptRunner scriptRunner,
-			ObjectProvider<ThroughputHistory> history, DelayQueueProperties properties) {
+	RouterFunction<ServerResponse> delayQueueDashboardRoutes(DelayQueueOperations operations, DelayQueueAdmin admin,
+			ScriptRunner scriptRunner, ObjectProvider<ThroughputHistory> history, DelayQueueProperties properties) {
 		DelayQueueProperties.Dashboard dashboard = properties.getDashboard();
 		DashboardAccess access = new DashboardAccess(dashboard.isReadOnly(), dashboard.getShowPayloads(),
 				dashboard.getRoles(), dashboard.getAllowedOrigins());
-		DashboardApi api = new DashboardApi(operations,
+		DashboardApi api = new DashboardApi(operations, admin,
 				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), history.getIfAvailable(),
 				scriptRunner.redis(), access);
 		return api.routes(dashboard.getPath());

@@ -9,10 +9,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.TopicOverview;
 import io.github.delayqueue.core.TopicStats;
 import io.github.delayqueue.history.ThroughputHistory;
 import io.github.delayqueue.listener.ListenerPresence;
@@ -49,6 +51,8 @@ public class DashboardApi {
 
 	private final DelayQueueOperations operations;
 
+	private final DelayQueueAdmin admin;
+
 	private final ListenerPresence presence;
 
 	private final @Nullable ThroughputHistory history;
@@ -60,14 +64,16 @@ public class DashboardApi {
 	/**
 	 * Create the API.
 	 * @param operations where jobs are read and changed
+	 * @param admin reads across topics
 	 * @param presence tells which listeners run where
 	 * @param history the throughput history, or {@code null} when it is switched off
 	 * @param redis reads the Redis clock, against which due-lag is measured
 	 * @param access who may do and see what
 	 */
-	public DashboardApi(DelayQueueOperations operations, ListenerPresence presence, @Nullable ThroughputHistory history,
-			StringRedisTemplate redis, DashboardAccess access) {
+	public DashboardApi(DelayQueueOperations operations, DelayQueueAdmin admin, ListenerPresence presence,
+			@Nullable ThroughputHistory history, StringRedisTemplate redis, DashboardAccess access) {
 		this.operations = operations;
+		this.admin = admin;
 		this.presence = presence;
 		this.history = history;
 		this.redis = redis;
@@ -130,11 +136,9 @@ public class DashboardApi {
 
 	private ServerResponse lookup(ServerRequest request) {
 		String id = request.pathVariable("id");
-		for (String topic : this.operations.topics()) {
-			Optional<JobInfo> job = this.operations.find(topic, id);
-			if (job.isPresent()) {
-				return ServerResponse.ok().body(shown(job.get(), request));
-			}
+		Optional<JobInfo> job = this.admin.findInAnyTopic(id);
+		if (job.isPresent()) {
+			return ServerResponse.ok().body(shown(job.get(), request));
 		}
 		return error(HttpStatus.NOT_FOUND, "No job '" + id + "' in any topic: it is done, cancelled or was never sent");
 	}
@@ -143,30 +147,29 @@ public class DashboardApi {
 		List<ListenerPresence.Instance> instances = this.presence.read();
 		long now = redisNow();
 		boolean shown = shows(request);
-		List<TopicRow> rows = new ArrayList<>();
-		for (String topic : this.operations.topics()) {
-			rows.add(row(topic, instances, now, shown));
+		List<String> topics = this.admin.topics();
+		List<TopicOverview> overviews = this.admin.overview(topics);
+		List<TopicRow> rows = new ArrayList<>(topics.size());
+		for (int i = 0; i < topics.size(); i++) {
+			rows.add(row(topics.get(i), overviews.get(i), instances, now, shown));
 		}
 		return ServerResponse.ok().body(new TopicsView(Instant.ofEpochMilli(now), rows));
 	}
 
 	private ServerResponse topic(ServerRequest request) {
 		String topic = request.pathVariable("topic");
-		return ServerResponse.ok().body(row(topic, this.presence.read(), redisNow(), shows(request)));
+		return ServerResponse.ok()
+			.body(row(topic, this.admin.overview(topic), this.presence.read(), redisNow(), shows(request)));
 	}
 
-	private TopicRow row(String topic, List<ListenerPresence.Instance> instances, long now, boolean shown) {
-		TopicStats stats = this.operations.stats(topic);
+	private TopicRow row(String topic, TopicOverview overview, List<ListenerPresence.Instance> instances, long now,
+			boolean shown) {
+		TopicStats stats = overview.stats();
 		List<ListenerRow> listeners = ListenerRow.of(topic, instances, shown);
-		Long dueLag = null;
-		if (stats.ready() > 0) {
-			List<JobInfo> oldest = this.operations.jobs(topic, JobState.READY, 0, 1);
-			if (!oldest.isEmpty()) {
-				dueLag = Math.max(0, now - oldest.get(0).dueAt().toEpochMilli());
-			}
-		}
-		return new TopicRow(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
-				this.operations.isPaused(topic), dueLag, listeners, listeners.stream().noneMatch(ListenerRow::running));
+		Instant oldestReady = overview.oldestReadyDueAt();
+		Long dueLag = (oldestReady != null) ? Math.max(0, now - oldestReady.toEpochMilli()) : null;
+		return new TopicRow(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(), overview.paused(),
+				dueLag, listeners, listeners.stream().noneMatch(ListenerRow::running));
 	}
 
 	private ServerResponse jobs(ServerRequest request) {
