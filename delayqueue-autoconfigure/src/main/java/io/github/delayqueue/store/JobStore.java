@@ -293,7 +293,7 @@ public final class JobStore {
 				return Optional.<JobInfo>empty();
 			}
 			return Optional.of(info(topic, id, (String) reply.get(0), JobState.valueOf((String) reply.get(1)),
-					(int) ScriptRunner.asLong(reply.get(2)), (String) reply.get(3)));
+					(int) ScriptRunner.asLong(reply.get(2)), (String) reply.get(3), diedAt(reply.get(4))));
 		}, Optional::isPresent);
 	}
 
@@ -413,7 +413,8 @@ public final class JobStore {
 					String.valueOf(wanted));
 			for (int i = 0; i + 4 < reply.size(); i += 5) {
 				jobs.add(info(topic, (String) reply.get(i), (String) reply.get(i + 1), state,
-						(int) ScriptRunner.asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
+						(int) ScriptRunner.asLong(reply.get(i + 2)), (String) reply.get(i + 3),
+						(state == JobState.DEAD) ? diedAt(reply.get(i + 4)) : null));
 			}
 			// READY pages drop ghost entries, so a short page does not mean the end.
 			if (reply.isEmpty() || (state != JobState.READY && reply.size() / 5 < wanted)) {
@@ -506,21 +507,28 @@ public final class JobStore {
 		}, Boolean::booleanValue);
 	}
 
-	private JobInfo info(String topic, String id, String record, JobState state, int attempts, String error) {
+	private JobInfo info(String topic, String id, String record, JobState state, int attempts, String error,
+			@Nullable Instant diedAt) {
 		String lastError = error.isEmpty() ? null : error;
 		if (record.isEmpty()) {
 			return new JobInfo(id, topic, state, attempts, Instant.EPOCH, Instant.EPOCH,
-					(lastError != null) ? lastError : "Job record vanished", Map.of(), "");
+					(lastError != null) ? lastError : "Job record vanished", Map.of(), "", diedAt);
 		}
 		try {
 			JobRecord decoded = this.codec.decode(record);
 			return new JobInfo(id, topic, state, attempts, decoded.dueAt(), decoded.createdAt(), lastError,
-					decoded.headers(), decoded.payloadJson());
+					decoded.headers(), decoded.payloadJson(), diedAt);
 		}
 		catch (IllegalArgumentException ex) {
 			return new JobInfo(id, topic, state, attempts, Instant.EPOCH, Instant.EPOCH, ex.getMessage(), Map.of(),
-					record);
+					record, diedAt);
 		}
+	}
+
+	// The dead set's score: when the job died, in milliseconds by the Redis clock.
+	private static @Nullable Instant diedAt(@Nullable Object score) {
+		String text = (score != null) ? score.toString() : "";
+		return text.isEmpty() ? null : Instant.ofEpochMilli((long) Double.parseDouble(text));
 	}
 
 	private static byte[] bytes(String value) {
