@@ -300,10 +300,8 @@ class DelayQueuePropertiesTests {
 				    "bad topic!":
 				      ttr: 10s
 				      concurrency: 2
-				    orders_timeout:
+				    orders.timeout:
 				      ttr: 5s
-				    Orders.Timeout:
-				      ttr: 6s
 				""");
 		this.runner.withInitializer((context) -> context.getEnvironment().getPropertySources().addFirst(yaml))
 			.withPropertyValues("delayqueue.topics.-refunds.retry.max-attempts=3")
