@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Sends a callback's request as HTTP/1.1 over a connection of its own, closed after the
  * answer: the request line, {@code Host} from the URL, a {@code User-Agent} unless the
@@ -40,7 +42,7 @@ final class Http11Exchange {
 	 */
 	static Http11Response send(Socket socket, HttpCallback callback, String userAgent, CallDeadline deadline)
 			throws IOException {
-		byte[] body = (callback.body() != null) ? callback.body().getBytes(StandardCharsets.UTF_8) : null;
+		byte @Nullable [] body = (callback.body() != null) ? callback.body().getBytes(StandardCharsets.UTF_8) : null;
 		OutputStream out = new BufferedOutputStream(socket.getOutputStream());
 		out.write(head(callback, userAgent, body).getBytes(StandardCharsets.ISO_8859_1));
 		if (body != null) {
@@ -51,7 +53,7 @@ final class Http11Exchange {
 		return Http11Response.read(new BufferedInputStream(socket.getInputStream()), callback.method());
 	}
 
-	static String head(HttpCallback callback, String userAgent, byte[] body) {
+	static String head(HttpCallback callback, String userAgent, byte @Nullable [] body) {
 		// Non-ASCII characters of the path and query are sent percent-encoded as UTF-8.
 		URI uri = URI.create(HttpCallback.parse(callback.url()).toASCIIString());
 		String path = (uri.getRawPath() != null && !uri.getRawPath().isEmpty()) ? uri.getRawPath() : "/";
