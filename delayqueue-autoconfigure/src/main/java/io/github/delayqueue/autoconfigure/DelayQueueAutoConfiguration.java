@@ -75,6 +75,11 @@ public final class DelayQueueAutoConfiguration {
 		return new ScriptRunner(redis, properties.getCommandTimeout());
 	}
 
+	@Bean
+	ScriptPreloader delayQueueScriptPreloader(ScriptRunner scriptRunner) {
+		return new ScriptPreloader(scriptRunner);
+	}
+
 	/**
 	 * The mapper of stored payloads and headers. Not the application's: a change to
 	 * {@code spring.jackson.*} must not change how jobs already in Redis are read. Not a

@@ -22,6 +22,12 @@ import org.jspecify.annotations.Nullable;
  */
 public class PropertiesTopicPolicies implements TopicPolicies {
 
+	/**
+	 * What a topic name may be, for messages about one that is not.
+	 */
+	static final String TOPIC_NAME_RULE = "Topic names use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with "
+			+ "a letter or digit";
+
 	private final TopicProperties defaults;
 
 	private final Map<String, TopicProperties> topics;
@@ -54,8 +60,7 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 		resolve("delayqueue.defaults", defaults, defaults, problems);
 		topics.forEach((topic, settings) -> {
 			if (!JobConstraints.isValidTopic(topic)) {
-				problems.invalid("delayqueue.topics." + topic, topic,
-						"Topic names use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit");
+				problems.invalid("delayqueue.topics." + topic, topic, TOPIC_NAME_RULE);
 			}
 			// Only what the topic sets itself: a bad default is reported once, as a
 			// default.

@@ -405,11 +405,13 @@ public class DashboardApi {
 	 * @param createdAt when it was sent
 	 * @param attempts deliveries made
 	 * @param lastError its last failure, if any
+	 * @param diedAt when it died, for a dead job
 	 */
-	public record JobRow(String id, Instant dueAt, Instant createdAt, int attempts, @Nullable String lastError) {
+	public record JobRow(String id, Instant dueAt, Instant createdAt, int attempts, @Nullable String lastError,
+			@Nullable Instant diedAt) {
 
 		static JobRow of(JobInfo job) {
-			return new JobRow(job.id(), job.dueAt(), job.createdAt(), job.attempts(), job.lastError());
+			return new JobRow(job.id(), job.dueAt(), job.createdAt(), job.attempts(), job.lastError(), job.diedAt());
 		}
 
 	}

@@ -50,8 +50,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(30);
 
-	private final ScriptRunner scripts;
-
 	private final long maxSleepNanos;
 
 	private final WakeUpChannelHealth health;
@@ -99,7 +97,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	DelayedJobScheduler(ScriptRunner scripts, DelayQueueKeys keys, JobStore jobStore, TopicPolicies policies,
 			int batchSize, Duration maxSleep, LongSupplier nanoClock) {
 		HousekeepingStore store = new HousekeepingStore(scripts, keys);
-		this.scripts = scripts;
 		this.keys = keys;
 		this.nanoClock = nanoClock;
 		this.maxSleepNanos = maxSleep.toNanos();
@@ -359,7 +356,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			if (!begin(generation)) {
 				return;
 			}
-			preloadScripts();
 			loop(generation);
 		}
 		catch (InterruptedException ex) {
@@ -406,15 +402,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 				}
 				this.wakeUps.pause(Math.min(this.maxSleepNanos, ReconnectBackoff.delay(failures).toNanos()));
 			}
-		}
-	}
-
-	private void preloadScripts() {
-		try {
-			this.scripts.loadAll();
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not preload the scripts; they load on first use", ex);
 		}
 	}
 

@@ -159,7 +159,7 @@ final class JobLookup {
 			return Optional.empty();
 		}
 		return Optional.of(this.infos.info(topic, id, (String) reply.get(0), JobState.valueOf((String) reply.get(1)),
-				(int) ScriptRunner.asLong(reply.get(2)), (String) reply.get(3)));
+				(int) ScriptRunner.asLong(reply.get(2)), (String) reply.get(3), reply.get(4)));
 	}
 
 }

@@ -400,7 +400,8 @@ public final class JobStore {
 					String.valueOf(wanted));
 			for (int i = 0; i + 4 < reply.size(); i += 5) {
 				jobs.add(this.infos.info(topic, (String) reply.get(i), (String) reply.get(i + 1), state,
-						(int) ScriptRunner.asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
+						(int) ScriptRunner.asLong(reply.get(i + 2)), (String) reply.get(i + 3),
+						(state == JobState.DEAD) ? reply.get(i + 4) : null));
 			}
 			if (reply.size() / 5 < wanted) {
 				break;

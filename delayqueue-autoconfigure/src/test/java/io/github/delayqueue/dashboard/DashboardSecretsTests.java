@@ -86,6 +86,7 @@ class DashboardSecretsTests {
 			.isEqualTo("Failed 1 of 1 attempts; last: java.lang.IllegalStateException: " + JobInfo.HIDDEN);
 		assertThat(deadPage.at("/jobs/0/lastError").asString())
 			.isEqualTo("Failed 1 of 1 attempts; last: java.lang.IllegalStateException: " + JobInfo.HIDDEN);
+		assertThat(deadPage.at("/jobs/0/diedAt").asString()).isEqualTo(deadJob.path("diedAt").asString()).isNotEmpty();
 		assertThat(listeners).doesNotContain("password=hunter2").doesNotContain("\"" + host + "\"");
 		assertThat(get(base + "/api/settings").json().path("showPayloads").asBoolean()).isFalse();
 	}
