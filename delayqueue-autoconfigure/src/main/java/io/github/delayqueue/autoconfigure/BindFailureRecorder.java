@@ -1,5 +1,7 @@
 package io.github.delayqueue.autoconfigure;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.BindContext;
@@ -18,41 +20,43 @@ import org.springframework.core.env.Environment;
  */
 final class BindFailureRecorder implements BindHandler {
 
-	private static final ConfigurationPropertyName TOPICS = ConfigurationPropertyName.of("delayqueue.topics");
+	private static final List<ConfigurationPropertyName> BOUND_APART = List
+		.of(ConfigurationPropertyName.of("delayqueue.topics"), ConfigurationPropertyName.of("delayqueue.schedules"));
 
 	private final ConfigurationProblems problems;
 
-	private final @Nullable ConfigurationPropertyName skipped;
+	private final List<ConfigurationPropertyName> skipped;
 
 	/**
 	 * Create a recorder.
 	 * @param problems where values that cannot be converted are recorded
 	 */
 	BindFailureRecorder(ConfigurationProblems problems) {
-		this(problems, null);
+		this(problems, List.of());
 	}
 
-	private BindFailureRecorder(ConfigurationProblems problems, @Nullable ConfigurationPropertyName skipped) {
+	private BindFailureRecorder(ConfigurationProblems problems, List<ConfigurationPropertyName> skipped) {
 		this.problems = problems;
 		this.skipped = skipped;
 	}
 
 	/**
-	 * Record every value under {@code delayqueue} outside its topics that cannot be
-	 * converted. {@link DelayQueueProperties} is bound ignoring them, so that they can
-	 * all be reported here together; topics are bound, and checked, by
-	 * {@link TopicPropertiesBinder}.
+	 * Record every value under {@code delayqueue} outside its topics and schedules that
+	 * cannot be converted. {@link DelayQueueProperties} is bound ignoring them, so that
+	 * they can all be reported here together; topics and schedules are bound, and
+	 * checked, by {@link KeyedPropertiesBinder}.
 	 * @param environment the environment
 	 * @param problems where values that cannot be converted are recorded
 	 */
 	static void recordUnconvertibleValues(Environment environment, ConfigurationProblems problems) {
 		Binder.get(environment)
-			.bind("delayqueue", Bindable.of(DelayQueueProperties.class), new BindFailureRecorder(problems, TOPICS));
+			.bind("delayqueue", Bindable.of(DelayQueueProperties.class),
+					new BindFailureRecorder(problems, BOUND_APART));
 	}
 
 	@Override
 	public <T> @Nullable Bindable<T> onStart(ConfigurationPropertyName name, Bindable<T> target, BindContext context) {
-		return name.equals(this.skipped) ? null : target;
+		return this.skipped.contains(name) ? null : target;
 	}
 
 	@Override

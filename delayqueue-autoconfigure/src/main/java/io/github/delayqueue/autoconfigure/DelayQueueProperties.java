@@ -66,6 +66,12 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 	 */
 	private Map<String, TopicProperties> topics = new LinkedHashMap<>();
 
+	/**
+	 * Recurring schedules, by schedule id: on every tick, a job goes into the schedule's
+	 * topic.
+	 */
+	private Map<String, ScheduleProperties> schedules = new LinkedHashMap<>();
+
 	private final HttpCallback httpCallback = new HttpCallback();
 
 	private final History history = new History();
@@ -101,6 +107,7 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 			// Replace Boot's map binding, which splits dotted topic names, by one keyed
 			// by full names.
 			this.topics = TopicPropertiesBinder.bind(this.environment, problems);
+			this.schedules = SchedulePropertiesBinder.bind(this.environment, problems);
 		}
 		checkValues(problems);
 		PropertiesTopicPolicies.check(this.defaults, this.topics, problems);
@@ -208,6 +215,14 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 
 	public void setTopics(Map<String, TopicProperties> topics) {
 		this.topics = topics;
+	}
+
+	public Map<String, ScheduleProperties> getSchedules() {
+		return this.schedules;
+	}
+
+	public void setSchedules(Map<String, ScheduleProperties> schedules) {
+		this.schedules = schedules;
 	}
 
 	public HttpCallback getHttpCallback() {

@@ -17,8 +17,9 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * Finds keys under {@code delayqueue} that name no property of
  * {@link DelayQueueProperties}, in every property source (files, YAML, environment
  * variables, command line), so that a typo fails start-up instead of being ignored. Keys
- * under {@code delayqueue.topics} are left to {@link TopicPropertiesBinder}, which knows
- * where a dotted topic name ends.
+ * under {@code delayqueue.topics} and {@code delayqueue.schedules} are left to
+ * {@link KeyedPropertiesBinder}, which knows where a dotted topic name or schedule id
+ * ends.
  *
  * @author delayqueue contributors
  */
@@ -29,6 +30,8 @@ final class UnknownPropertyCheck {
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("delayqueue");
 
 	private static final ConfigurationPropertyName TOPICS = ConfigurationPropertyName.of("delayqueue.topics");
+
+	private static final ConfigurationPropertyName SCHEDULES = ConfigurationPropertyName.of("delayqueue.schedules");
 
 	private static final KnownProperties KNOWN = new KnownProperties(DelayQueueProperties.class);
 
@@ -44,17 +47,20 @@ final class UnknownPropertyCheck {
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
 				boolean dashesSplit = isEnvironmentVariables(source);
-				iterable.filter((name) -> ROOT.isAncestorOf(name) && !TOPICS.isAncestorOf(name)).forEach((name) -> {
-					if (KNOWN.isKnown(name, ROOT.getNumberOfElements(), dashesSplit)) {
-						return;
-					}
-					if (dashesSplit && closest(name) == null) {
-						ignoreForeignVariable(source, name);
-					}
-					else {
-						problems.unknown(name.toString(), origin(source, name), hint(name));
-					}
-				});
+				iterable
+					.filter((name) -> ROOT.isAncestorOf(name) && !TOPICS.isAncestorOf(name)
+							&& !SCHEDULES.isAncestorOf(name))
+					.forEach((name) -> {
+						if (KNOWN.isKnown(name, ROOT.getNumberOfElements(), dashesSplit)) {
+							return;
+						}
+						if (dashesSplit && closest(name) == null) {
+							ignoreForeignVariable(source, name);
+						}
+						else {
+							problems.unknown(name.toString(), origin(source, name), hint(name));
+						}
+					});
 			}
 		}
 	}

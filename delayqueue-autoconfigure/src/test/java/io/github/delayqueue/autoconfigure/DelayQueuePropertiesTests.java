@@ -251,7 +251,7 @@ class DelayQueuePropertiesTests {
 					.startsWith("Unknown property 'delayqueue.frobnicate'")
 					.contains(
 							"; delayqueue takes enabled, key-prefix, max-payload-size, command-timeout, scheduler.*, listener.*, "
-									+ "defaults.*, topics.*, http-callback.*"));
+									+ "defaults.*, topics.*, schedules.*, http-callback.*"));
 				assertThat(failure.getMessage()).contains("(7 problems)");
 			});
 	}
