@@ -51,7 +51,21 @@ public enum DelayQueueScript {
 	/** Reads a page of jobs in one state. */
 	READ_PAGE("read-page"),
 	/** Sets or removes a queue's pause mark. */
-	PAUSE("pause");
+	PAUSE("pause"),
+	/** Decides the due ticks of recurring schedules of one topic. */
+	PRODUCE_TICK("produce-tick", Prelude.SCHEDULES),
+	/** A schedule's definition takes effect in its topic. */
+	ACTIVATE_SCHEDULE("activate-schedule", Prelude.SCHEDULES),
+	/** Pauses or resumes a schedule. */
+	PAUSE_SCHEDULE("pause-schedule", Prelude.SCHEDULES),
+	/** Puts a job of a schedule into its topic now. */
+	TRIGGER_SCHEDULE("trigger-schedule", Prelude.SCHEDULES),
+	/** Removes a schedule from its topic. */
+	REMOVE_SCHEDULE("remove-schedule", Prelude.SCHEDULES),
+	/** Decides which declared definition of each schedule holds. */
+	DECLARE_SCHEDULES("declare-schedules"),
+	/** Reads schedules' definitions, states and latest ticks. */
+	READ_SCHEDULES("read-schedules");
 
 	private static final String LOCATION = "io/github/delayqueue/store/scripts/";
 
@@ -65,7 +79,11 @@ public enum DelayQueueScript {
 	private final String sha1Hex;
 
 	DelayQueueScript(String name) {
-		this.script = RedisScript.of(Prelude.TEXT + read(name), List.class);
+		this(name, "");
+	}
+
+	DelayQueueScript(String name, String sharedByGroup) {
+		this.script = RedisScript.of(Prelude.TEXT + sharedByGroup + read(name), List.class);
 		this.body = this.script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
 		this.sha1Hex = this.script.getSha1();
 		this.sha1 = this.sha1Hex.getBytes(StandardCharsets.UTF_8);
@@ -87,6 +105,9 @@ public enum DelayQueueScript {
 	private static final class Prelude {
 
 		static final String TEXT = read("prelude");
+
+		// What the schedule scripts share besides, in schedule-prelude.lua.
+		static final String SCHEDULES = read("schedule-prelude");
 
 	}
 

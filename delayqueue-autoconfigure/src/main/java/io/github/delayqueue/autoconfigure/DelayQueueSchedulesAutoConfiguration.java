@@ -1,0 +1,92 @@
+package io.github.delayqueue.autoconfigure;
+
+import io.github.delayqueue.core.DelayQueueSchedules;
+import io.github.delayqueue.core.DueTimeListener;
+import io.github.delayqueue.schedule.DeclaredSchedules;
+import io.github.delayqueue.schedule.RecurringAnnotationBeanPostProcessor;
+import io.github.delayqueue.schedule.ScheduleEngine;
+import io.github.delayqueue.schedule.ScheduleLoop;
+import io.github.delayqueue.schedule.ScheduleTickListener;
+import io.github.delayqueue.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.store.JobRecordCodec;
+import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.ScriptRunner;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+
+/**
+ * Auto-configuration of recurring schedules: the {@link DelayQueueSchedules} bean, the
+ * schedules of {@code delayqueue.schedules} and of {@code @Recurring} methods, and the
+ * loop that declares them and, where the scheduler runs, produces their ticks.
+ *
+ * @author delayqueue contributors
+ */
+@AutoConfiguration(after = { DelayQueueAutoConfiguration.class, DelayQueueSchedulerAutoConfiguration.class })
+@ConditionalOnBean(JobStore.class)
+public final class DelayQueueSchedulesAutoConfiguration {
+
+	@Bean
+	static RecurringAnnotationBeanPostProcessor delayQueueRecurringAnnotationBeanPostProcessor(
+			ObjectProvider<DeclaredSchedules> declared,
+			@Qualifier(DelayQueueAutoConfiguration.JSON_MAPPER_BEAN_NAME) ObjectProvider<JsonMapper> jsonMapper) {
+		return new RecurringAnnotationBeanPostProcessor(declared, jsonMapper);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	DeclaredSchedules delayQueueDeclaredSchedules(DelayQueueProperties properties,
+			@Qualifier(DelayQueueAutoConfiguration.JSON_MAPPER_BEAN_NAME) JsonMapper jsonMapper) {
+		return new DeclaredSchedules(SchedulePropertiesBinder.definitions(properties.getSchedules(), jsonMapper));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ScheduleEngine delayQueueScheduleEngine(ScriptRunner scriptRunner, DelayQueueProperties properties,
+			JobStore jobStore, JobRecordCodec codec,
+			@Qualifier(DelayQueueAutoConfiguration.JSON_MAPPER_BEAN_NAME) JsonMapper jsonMapper,
+			ObjectProvider<DueTimeListener> dueTimeListeners, DeclaredSchedules declared,
+			ObjectProvider<DelayedJobScheduler> scheduler, ObjectProvider<ScheduleTickListener> tickListeners,
+			@Qualifier("delayQueueWakeUpContainer") ObjectProvider<RedisMessageListenerContainer> wakeUps) {
+		DueTimeListener dueTimes = new DueTimeListener() {
+
+			@Override
+			public void jobScheduled(String topic, long dueAtMillis) {
+				dueTimeListeners.orderedStream().forEach((listener) -> listener.jobScheduled(topic, dueAtMillis));
+			}
+
+			@Override
+			public void jobScheduledInQueue(String queue, long dueAtMillis) {
+				dueTimeListeners.orderedStream()
+					.forEach((listener) -> listener.jobScheduledInQueue(queue, dueAtMillis));
+			}
+
+		};
+		ScheduleEngine engine = new ScheduleEngine(scriptRunner, properties.getKeyPrefix(), jobStore, codec, jsonMapper,
+				dueTimes, declared::definitions, scheduler.getIfAvailable() != null,
+				tickListeners.orderedStream().toList());
+		// Changes made on other instances reach this one's loop on the scheduler's own
+		// subscription, without a connection of its own.
+		wakeUps
+			.ifAvailable((container) -> container.addMessageListener(engine.changeListener(), engine.changeChannel()));
+		return engine;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(DelayQueueSchedules.class)
+	DelayQueueSchedules delayQueueSchedules(ScheduleEngine engine) {
+		return engine.schedules();
+	}
+
+	@Bean
+	ScheduleLoop delayQueueScheduleLoop(ScheduleEngine engine) {
+		return engine.loop();
+	}
+
+}

@@ -1,0 +1,112 @@
+package io.github.delayqueue.schedule;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The schedules this instance's configuration declares (YAML and {@code @Recurring}),
+ * declared to Redis at start-up and again every heartbeat, and made to take effect in
+ * their topics whenever the definition that holds changes. Which definition holds is
+ * decided in Redis ({@code declare-schedules.lua}): the newest declared by a running
+ * instance. Also forgets, after a grace period, the schedules no running instance
+ * declares any more.
+ *
+ * @author delayqueue contributors
+ */
+final class ScheduleDeclarations {
+
+	/**
+	 * How often a running instance declares its schedules again.
+	 */
+	static final Duration HEARTBEAT = Duration.ofSeconds(30);
+
+	/**
+	 * How long after the last time an instance declared a definition it still counts as
+	 * declared by a running instance: three heartbeats.
+	 */
+	static final Duration LIVE = HEARTBEAT.multipliedBy(3);
+
+	/**
+	 * How long a schedule no running instance declares any more is kept by default.
+	 */
+	static final Duration DEFAULT_GRACE = Duration.ofHours(1);
+
+	private final ScheduleStore store;
+
+	private final ScheduleActivator activator;
+
+	private final Supplier<List<ScheduleDefinition>> declared;
+
+	// The hash of the definition last made to take effect from here, by id.
+	private final Map<String, String> activated = new HashMap<>();
+
+	private Duration live = LIVE;
+
+	private Duration grace = DEFAULT_GRACE;
+
+	ScheduleDeclarations(ScheduleStore store, ScheduleActivator activator,
+			Supplier<List<ScheduleDefinition>> declared) {
+		this.store = store;
+		this.activator = activator;
+		this.declared = declared;
+	}
+
+	void setLive(Duration live) {
+		this.live = live;
+	}
+
+	void setGrace(Duration grace) {
+		this.grace = grace;
+	}
+
+	Duration live() {
+		return this.live;
+	}
+
+	Duration grace() {
+		return this.grace;
+	}
+
+	/**
+	 * Declare this instance's schedules, and make each definition that holds take effect
+	 * where it did not yet from here.
+	 * @return whether any schedule changed
+	 */
+	boolean declare() {
+		List<ScheduleDefinition> definitions = this.declared.get();
+		if (definitions.isEmpty()) {
+			return false;
+		}
+		boolean changed = false;
+		for (ScheduleStore.Holding holding : this.store.declare(definitions, this.live, this.grace)) {
+			if (!holding.previousTopic().isEmpty()) {
+				this.activator.remove(holding.previousTopic(), holding.id());
+				changed = true;
+			}
+			if (!holding.hash().equals(this.activated.get(holding.id()))) {
+				changed |= this.activator.activate(holding.definition());
+				this.activated.put(holding.id(), holding.hash());
+			}
+		}
+		return changed;
+	}
+
+	/**
+	 * Remove the schedules that no running instance declared within the grace period.
+	 * @return whether any was removed
+	 */
+	boolean expire() {
+		Map<String, String> removed = this.store.expire(this.live, this.grace);
+		removed.forEach((id, topic) -> {
+			if (!topic.isEmpty()) {
+				this.activator.remove(topic, id);
+			}
+			this.activated.remove(id);
+		});
+		return !removed.isEmpty();
+	}
+
+}

@@ -1,0 +1,219 @@
+package io.github.delayqueue.schedule;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.github.delayqueue.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.store.ReconnectBackoff;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The thread that keeps this instance's part of the recurring schedules: it declares the
+ * schedules of the configuration at start-up and every heartbeat, forgets schedules no
+ * instance declares any more, and, where the scheduler runs, decides each tick when it
+ * falls due. It sleeps until the earliest next tick by the Redis clock, like the
+ * scheduler sleeps until the next due time, and is woken early when a schedule changes on
+ * any instance.
+ *
+ * @author delayqueue contributors
+ */
+public final class ScheduleLoop implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(ScheduleLoop.class);
+
+	private static final Duration EXPIRY_INTERVAL = Duration.ofMinutes(5);
+
+	private final ScheduleDeclarations declarations;
+
+	private final @Nullable TickProducer producer;
+
+	private final @Nullable ScheduleCatalog catalog;
+
+	private final RedisClock clock;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition wakeUp = this.lock.newCondition();
+
+	private final AtomicBoolean reloadRequested = new AtomicBoolean(true);
+
+	private boolean woken;
+
+	private volatile boolean running;
+
+	private @Nullable Thread thread;
+
+	private long heartbeatNanos = ScheduleDeclarations.HEARTBEAT.toNanos();
+
+	ScheduleLoop(ScheduleDeclarations declarations, @Nullable TickProducer producer, @Nullable ScheduleCatalog catalog,
+			RedisClock clock) {
+		this.declarations = declarations;
+		this.producer = producer;
+		this.catalog = catalog;
+		this.clock = clock;
+	}
+
+	void setHeartbeat(Duration heartbeat) {
+		this.heartbeatNanos = heartbeat.toNanos();
+	}
+
+	/**
+	 * Read every schedule again and decide what fell due, soon: a schedule changed.
+	 */
+	void reload() {
+		this.reloadRequested.set(true);
+		wake();
+	}
+
+	private void wake() {
+		this.lock.lock();
+		try {
+			this.woken = true;
+			this.wakeUp.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	@Override
+	public void start() {
+		synchronized (this) {
+			if (this.running) {
+				return;
+			}
+			Thread previous = this.thread;
+			this.running = true;
+			Thread worker = new Thread(() -> run(previous), "delayqueue-schedules");
+			worker.setDaemon(true);
+			this.thread = worker;
+			worker.start();
+		}
+	}
+
+	@Override
+	public void stop() {
+		Thread worker;
+		synchronized (this) {
+			this.running = false;
+			worker = this.thread;
+		}
+		wake();
+		if (worker != null && worker != Thread.currentThread()) {
+			try {
+				worker.join(TimeUnit.SECONDS.toMillis(10));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return DelayedJobScheduler.PHASE;
+	}
+
+	private void run(@Nullable Thread previous) {
+		try {
+			if (previous != null) {
+				previous.join();
+			}
+			loop();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void loop() throws InterruptedException {
+		long nextHeartbeat = System.nanoTime();
+		long nextExpiry = nextHeartbeat + EXPIRY_INTERVAL.toNanos();
+		int failures = 0;
+		while (this.running) {
+			try {
+				long now = System.nanoTime();
+				boolean changed = false;
+				if (now - nextHeartbeat >= 0) {
+					changed = this.declarations.declare();
+					nextHeartbeat = now + this.heartbeatNanos;
+					// Also the safety net against a change announcement that was lost.
+					this.reloadRequested.set(true);
+				}
+				if (now - nextExpiry >= 0) {
+					changed |= this.declarations.expire();
+					nextExpiry = now + EXPIRY_INTERVAL.toNanos();
+				}
+				TickProducer.Next next = produce(changed);
+				if (failures > 0) {
+					logger.info("Redis is reachable again; recurring schedules go on");
+					failures = 0;
+				}
+				if (next == TickProducer.Next.SLEEP) {
+					sleep(Math.min(nextHeartbeat, nextExpiry));
+				}
+			}
+			catch (RuntimeException ex) {
+				failures++;
+				if (failures == 1) {
+					logger.warn("Recurring schedules cannot reach Redis; retrying", ex);
+				}
+				pause(ReconnectBackoff.delay(failures).toNanos());
+			}
+		}
+	}
+
+	private TickProducer.Next produce(boolean changed) {
+		if (this.producer == null || this.catalog == null) {
+			return TickProducer.Next.SLEEP;
+		}
+		if (this.reloadRequested.getAndSet(false) || changed) {
+			this.catalog.reload();
+		}
+		TickProducer.Next next = this.producer.produceDue();
+		if (next == TickProducer.Next.RELOAD) {
+			this.reloadRequested.set(true);
+		}
+		return next;
+	}
+
+	// Until the earliest next tick by the Redis clock, or a deadline on this instance's
+	// clock, or a wake-up.
+	private void sleep(long deadlineNanos) throws InterruptedException {
+		long wait = deadlineNanos - System.nanoTime();
+		if (this.catalog != null) {
+			long earliest = this.catalog.earliestNext();
+			if (earliest != Long.MAX_VALUE) {
+				wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(earliest - this.clock.now()));
+			}
+		}
+		pause(wait);
+	}
+
+	private void pause(long nanos) throws InterruptedException {
+		this.lock.lock();
+		try {
+			long remaining = nanos;
+			while (remaining > 0 && !this.woken && this.running) {
+				remaining = this.wakeUp.awaitNanos(remaining);
+			}
+			this.woken = false;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+}
