@@ -1,7 +1,6 @@
 package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.core.DelayQueueSchedules;
-import io.github.delayqueue.core.DueTimeListener;
 import io.github.delayqueue.schedule.DeclaredSchedules;
 import io.github.delayqueue.schedule.RecurringAnnotationBeanPostProcessor;
 import io.github.delayqueue.schedule.ScheduleEngine;
@@ -51,26 +50,11 @@ public final class DelayQueueSchedulesAutoConfiguration {
 	ScheduleEngine delayQueueScheduleEngine(ScriptRunner scriptRunner, DelayQueueProperties properties,
 			JobStore jobStore, JobRecordCodec codec,
 			@Qualifier(DelayQueueAutoConfiguration.JSON_MAPPER_BEAN_NAME) JsonMapper jsonMapper,
-			ObjectProvider<DueTimeListener> dueTimeListeners, DeclaredSchedules declared,
-			ObjectProvider<DelayedJobScheduler> scheduler, ObjectProvider<ScheduleTickListener> tickListeners,
+			DeclaredSchedules declared, ObjectProvider<DelayedJobScheduler> scheduler,
+			ObjectProvider<ScheduleTickListener> tickListeners,
 			@Qualifier("delayQueueWakeUpContainer") ObjectProvider<RedisMessageListenerContainer> wakeUps) {
-		DueTimeListener dueTimes = new DueTimeListener() {
-
-			@Override
-			public void jobScheduled(String topic, long dueAtMillis) {
-				dueTimeListeners.orderedStream().forEach((listener) -> listener.jobScheduled(topic, dueAtMillis));
-			}
-
-			@Override
-			public void jobScheduledInQueue(String queue, long dueAtMillis) {
-				dueTimeListeners.orderedStream()
-					.forEach((listener) -> listener.jobScheduledInQueue(queue, dueAtMillis));
-			}
-
-		};
 		ScheduleEngine engine = new ScheduleEngine(scriptRunner, properties.getKeyPrefix(), jobStore, codec, jsonMapper,
-				dueTimes, declared::definitions, scheduler.getIfAvailable() != null,
-				tickListeners.orderedStream().toList());
+				declared::definitions, scheduler.getIfAvailable() != null, tickListeners.orderedStream().toList());
 		// Changes made on other instances reach this one's loop on the scheduler's own
 		// subscription, without a connection of its own.
 		wakeUps

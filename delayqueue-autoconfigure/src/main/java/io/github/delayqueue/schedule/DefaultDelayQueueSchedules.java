@@ -126,9 +126,9 @@ public final class DefaultDelayQueueSchedules implements DelayQueueSchedules {
 	// Every schedule, or one: the registry and the declarations, then every topic's
 	// schedules at once, in two round trips.
 	private List<ScheduleInfo> read(@Nullable String only, int nextFireTimes) {
-		List<Map<String, String>> hashes = this.store.registryAndDeclarations();
-		Map<String, String> registry = hashes.get(0);
-		Map<String, String> declarations = hashes.get(1);
+		ScheduleStore.Registry found = this.store.registry();
+		Map<String, String> registry = found.topics();
+		Map<String, String> declarations = found.declarations();
 		Map<String, List<String>> byTopic = new LinkedHashMap<>();
 		registry.forEach((id, topic) -> {
 			if (only == null || only.equals(id)) {
@@ -178,7 +178,7 @@ public final class DefaultDelayQueueSchedules implements DelayQueueSchedules {
 	}
 
 	private String topicOf(String id) {
-		String topic = this.store.registry().get(checkId(id));
+		String topic = this.store.registry().topics().get(checkId(id));
 		if (topic == null) {
 			throw unknown(id);
 		}

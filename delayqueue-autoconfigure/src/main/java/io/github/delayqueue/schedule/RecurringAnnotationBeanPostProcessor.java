@@ -24,7 +24,6 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -148,7 +147,7 @@ public class RecurringAnnotationBeanPostProcessor implements BeanPostProcessor, 
 
 	// Class and method name, with what a schedule id cannot hold replaced.
 	private static String defaultId(Class<?> type, Method method) {
-		String id = (ClassUtils.getShortName(type) + "." + method.getName()).replaceAll("[^A-Za-z0-9._-]", "-");
+		String id = (type.getSimpleName() + "." + method.getName()).replaceAll("[^A-Za-z0-9._-]", "-");
 		return (id.length() > 128) ? id.substring(id.length() - 128) : id;
 	}
 

@@ -2,14 +2,12 @@ package io.github.delayqueue.schedule;
 
 import java.util.function.Supplier;
 
-import io.github.delayqueue.core.DueTimeListener;
 import io.github.delayqueue.store.JobStore;
 
 /**
  * Makes schedules take effect in their topics, and resumes them: the topic is registered
  * (so that schedulers and listeners find it), a call built on a bad estimate of the Redis
- * clock is built again, the local scheduler hears of the job written ahead, and every
- * instance's tick loop of the change.
+ * clock is built again, and every instance's tick loop hears of the change.
  *
  * @author delayqueue contributors
  */
@@ -25,13 +23,10 @@ final class ScheduleActivator {
 
 	private final RedisClock clock;
 
-	private final DueTimeListener dueTimes;
-
-	ScheduleActivator(ScheduleStore store, JobStore jobStore, RedisClock clock, DueTimeListener dueTimes) {
+	ScheduleActivator(ScheduleStore store, JobStore jobStore, RedisClock clock) {
 		this.store = store;
 		this.jobStore = jobStore;
 		this.clock = clock;
-		this.dueTimes = dueTimes;
 	}
 
 	/**
@@ -72,10 +67,8 @@ final class ScheduleActivator {
 	private ScheduleStore.Change retried(Supplier<ScheduleStore.Change> call) {
 		ScheduleStore.Change change = call.get();
 		for (int attempt = 1; attempt < ATTEMPTS && "clock".equals(change.status()); attempt++) {
-			this.clock.observed(change.now());
 			change = call.get();
 		}
-		this.clock.observed(change.now());
 		if ("clock".equals(change.status())) {
 			throw new IllegalStateException("The Redis clock moved while a schedule changed; try again");
 		}
@@ -83,9 +76,6 @@ final class ScheduleActivator {
 	}
 
 	private void changed(ScheduleDefinition definition, ScheduleStore.Change change) {
-		if (change.earliestDelayed() >= 0) {
-			this.dueTimes.jobScheduledInQueue(definition.topic(), change.earliestDelayed());
-		}
 		if (!"same".equals(change.status())) {
 			this.store.announce(definition.id());
 		}

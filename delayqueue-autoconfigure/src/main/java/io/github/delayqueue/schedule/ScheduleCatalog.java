@@ -34,7 +34,7 @@ final class ScheduleCatalog {
 	 * in two round trips.
 	 */
 	void reload() {
-		Map<String, String> registry = this.store.registry();
+		Map<String, String> registry = this.store.registry().topics();
 		Map<String, List<String>> topics = new LinkedHashMap<>();
 		registry.values().forEach((topic) -> topics.put(topic, List.of()));
 		Map<String, TopicSchedules> read = this.store.read(topics);

@@ -194,15 +194,4 @@ public final class ScheduleDefinition {
 		return this.ticks;
 	}
 
-	/**
-	 * Whether the job of each tick is written ahead, as a delayed job due at the tick, as
-	 * soon as the tick before it fell due. Schedules that skip overlaps decide each tick
-	 * when it falls due instead, since only then is it known whether the last tick's job
-	 * is still pending.
-	 * @return {@code true} if jobs are written ahead
-	 */
-	boolean writesAhead() {
-		return this.overlap == Overlap.ALLOW;
-	}
-
 }

@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.github.delayqueue.core.DelayQueueSchedules;
-import io.github.delayqueue.core.DueTimeListener;
-import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
@@ -42,21 +40,18 @@ public final class ScheduleEngine {
 	 * @param jobStore registers the topics of schedules
 	 * @param codec encodes the records of tick jobs
 	 * @param jsonMapper reads and writes definitions
-	 * @param dueTimes hears of tick jobs written ahead, to wake the local scheduler
 	 * @param declared the schedules of this application's configuration
 	 * @param produceTicks whether this instance decides ticks (its scheduler runs)
 	 * @param listeners hear what became of the ticks this instance decided
 	 */
 	public ScheduleEngine(ScriptRunner scripts, String keyPrefix, JobStore jobStore, JobRecordCodec codec,
-			JsonMapper jsonMapper, DueTimeListener dueTimes, Supplier<List<ScheduleDefinition>> declared,
-			boolean produceTicks, List<ScheduleTickListener> listeners) {
+			JsonMapper jsonMapper, Supplier<List<ScheduleDefinition>> declared, boolean produceTicks,
+			List<ScheduleTickListener> listeners) {
 		this.keys = new ScheduleKeys(keyPrefix);
-		ScheduleStore store = new ScheduleStore(scripts, this.keys, codec, jsonMapper,
-				new DelayQueueKeys(keyPrefix).wakeChannel());
+		ScheduleStore store = new ScheduleStore(scripts, this.keys, codec, jsonMapper, this.clock);
 		ScheduleCatalog catalog = produceTicks ? new ScheduleCatalog(store) : null;
-		TickProducer producer = (catalog != null) ? new TickProducer(store, catalog, this.clock, dueTimes, listeners)
-				: null;
-		ScheduleActivator activator = new ScheduleActivator(store, jobStore, this.clock, dueTimes);
+		TickProducer producer = (catalog != null) ? new TickProducer(store, catalog, this.clock, listeners) : null;
+		ScheduleActivator activator = new ScheduleActivator(store, jobStore, this.clock);
 		this.declarations = new ScheduleDeclarations(store, activator, declared);
 		this.loop = new ScheduleLoop(this.declarations, producer, catalog, this.clock);
 		// A change made here reaches this instance's loop at once, whether or not it
@@ -107,10 +102,19 @@ public final class ScheduleEngine {
 	}
 
 	/**
-	 * Set how long a schedule that no running instance declares any more is kept.
-	 * @param grace the grace period
+	 * Set how often the configuration's schedules are declared again, how long a
+	 * declaration counts as current, how long a schedule no running instance declares is
+	 * kept, and how often such schedules are looked for; for tests, which cannot wait for
+	 * the defaults.
+	 * @param heartbeat the interval between two declarations
+	 * @param live how long a declaration counts as current
+	 * @param grace how long a schedule no running instance declares is kept
+	 * @param expiryInterval the interval between two looks for such schedules
 	 */
-	public void setRemovalGrace(Duration grace) {
+	void setTimings(Duration heartbeat, Duration live, Duration grace, Duration expiryInterval) {
+		this.loop.setHeartbeat(heartbeat);
+		this.loop.setExpiryInterval(expiryInterval);
+		this.declarations.setLive(live);
 		this.declarations.setGrace(grace);
 	}
 

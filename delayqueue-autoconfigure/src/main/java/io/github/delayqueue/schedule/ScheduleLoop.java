@@ -28,7 +28,7 @@ public final class ScheduleLoop implements SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(ScheduleLoop.class);
 
-	private static final Duration EXPIRY_INTERVAL = Duration.ofMinutes(5);
+	private static final Duration DEFAULT_EXPIRY_INTERVAL = Duration.ofMinutes(5);
 
 	private final ScheduleDeclarations declarations;
 
@@ -52,6 +52,8 @@ public final class ScheduleLoop implements SmartLifecycle {
 
 	private long heartbeatNanos = ScheduleDeclarations.HEARTBEAT.toNanos();
 
+	private long expiryNanos = DEFAULT_EXPIRY_INTERVAL.toNanos();
+
 	ScheduleLoop(ScheduleDeclarations declarations, @Nullable TickProducer producer, @Nullable ScheduleCatalog catalog,
 			RedisClock clock) {
 		this.declarations = declarations;
@@ -62,6 +64,10 @@ public final class ScheduleLoop implements SmartLifecycle {
 
 	void setHeartbeat(Duration heartbeat) {
 		this.heartbeatNanos = heartbeat.toNanos();
+	}
+
+	void setExpiryInterval(Duration interval) {
+		this.expiryNanos = interval.toNanos();
 	}
 
 	/**
@@ -140,7 +146,7 @@ public final class ScheduleLoop implements SmartLifecycle {
 
 	private void loop() throws InterruptedException {
 		long nextHeartbeat = System.nanoTime();
-		long nextExpiry = nextHeartbeat + EXPIRY_INTERVAL.toNanos();
+		long nextExpiry = nextHeartbeat + this.expiryNanos;
 		int failures = 0;
 		while (this.running) {
 			try {
@@ -154,7 +160,7 @@ public final class ScheduleLoop implements SmartLifecycle {
 				}
 				if (now - nextExpiry >= 0) {
 					changed |= this.declarations.expire();
-					nextExpiry = now + EXPIRY_INTERVAL.toNanos();
+					nextExpiry = now + this.expiryNanos;
 				}
 				TickProducer.Next next = produce(changed);
 				if (failures > 0) {

@@ -9,15 +9,14 @@ import org.jspecify.annotations.Nullable;
  * @param next the tick to decide next, epoch ms, or 0 for none (paused or disabled)
  * @param hash the hash of the definition the state follows
  * @param paused whether the schedule is paused
- * @param ahead whether the next tick's job was written ahead
  * @param last the latest tick decided, or 0
  * @param outcome what became of it, or {@code null} before the first
  * @param missed how many ticks were missed in all
  * @param lastJob the tick of the latest job produced, or 0
  * @author delayqueue contributors
  */
-record ScheduleState(long next, String hash, boolean paused, boolean ahead, long last, @Nullable TickOutcome outcome,
-		long missed, long lastJob) {
+record ScheduleState(long next, String hash, boolean paused, long last, @Nullable TickOutcome outcome, long missed,
+		long lastJob) {
 
 	/**
 	 * Read a state as the scripts write it.
@@ -27,12 +26,12 @@ record ScheduleState(long next, String hash, boolean paused, boolean ahead, long
 	 */
 	static ScheduleState parse(String raw) {
 		String[] parts = raw.split("\\|", -1);
-		if (parts.length != 8) {
+		if (parts.length != 7) {
 			throw new IllegalArgumentException("Malformed schedule state '" + raw + "'");
 		}
 		try {
-			return new ScheduleState(Long.parseLong(parts[0]), parts[1], "1".equals(parts[2]), "1".equals(parts[3]),
-					Long.parseLong(parts[4]), outcome(parts[5]), Long.parseLong(parts[6]), Long.parseLong(parts[7]));
+			return new ScheduleState(Long.parseLong(parts[0]), parts[1], "1".equals(parts[2]), Long.parseLong(parts[3]),
+					outcome(parts[4]), Long.parseLong(parts[5]), Long.parseLong(parts[6]));
 		}
 		catch (NumberFormatException ex) {
 			throw new IllegalArgumentException("Malformed schedule state '" + raw + "'", ex);

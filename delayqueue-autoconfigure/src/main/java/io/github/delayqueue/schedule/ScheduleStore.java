@@ -17,6 +17,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The Redis side of recurring schedules: every method is one script call, or one
  * pipelined round trip of them, and each change is atomic in the hash tag it touches.
+ * Every reply that tells the Redis time corrects this instance's {@link RedisClock}.
  *
  * @author delayqueue contributors
  */
@@ -39,18 +40,18 @@ final class ScheduleStore {
 
 	private final JsonMapper jsonMapper;
 
-	private final String wakeChannel;
+	private final RedisClock clock;
 
 	private Runnable localListener = () -> {
 	};
 
 	ScheduleStore(ScriptRunner scripts, ScheduleKeys keys, JobRecordCodec codec, JsonMapper jsonMapper,
-			String wakeChannel) {
+			RedisClock clock) {
 		this.scripts = scripts;
 		this.keys = keys;
 		this.codec = codec;
 		this.jsonMapper = jsonMapper;
-		this.wakeChannel = wakeChannel;
+		this.clock = clock;
 	}
 
 	/**
@@ -85,6 +86,7 @@ final class ScheduleStore {
 		}
 		List<Holding> holdings = new ArrayList<>(definitions.size());
 		for (List<Object> reply : this.scripts.runPipelined(calls)) {
+			this.clock.observed(ScriptRunner.asLong(reply.get(0)));
 			for (int i = 1; i + 4 < reply.size(); i += 5) {
 				String id = (String) reply.get(i);
 				holdings.add(
@@ -160,14 +162,15 @@ final class ScheduleStore {
 	 * @return the outcome
 	 */
 	Change activate(ScheduleDefinition definition, TickWindow window) {
-		TopicKeys q = this.keys.queue(definition.topic());
-		List<String> args = new ArrayList<>(List.of(this.wakeChannel, definition.topic(), definition.id(),
-				definition.hash(this.jsonMapper), definition.toJson(this.jsonMapper), flag(definition.writesAhead()),
-				flag(definition.enabled()), tail(definition), String.valueOf(window.cutoff())));
+		String topic = definition.topic();
+		TopicKeys q = this.keys.queue(topic);
+		List<String> args = new ArrayList<>(List.of(definition.id(), definition.hash(this.jsonMapper),
+				definition.toJson(this.jsonMapper), flag(definition.enabled()), tail(definition),
+				String.valueOf(LOG_LENGTH), String.valueOf(window.cutoff())));
 		addTicks(args, window.ticks());
-		return change(this.scripts.run(new ScriptRunner.Call(DelayQueueScript.ACTIVATE_SCHEDULE,
-				List.of(this.keys.states(definition.topic()), this.keys.definitions(definition.topic()), q.jobs(),
-						q.delayed(), q.ready(), q.dead(), q.attempts(), q.errors()),
+		return change(this.scripts.run(new ScriptRunner.Call(
+				DelayQueueScript.ACTIVATE_SCHEDULE, List.of(this.keys.states(topic), this.keys.definitions(topic),
+						q.jobs(), q.ready(), q.dead(), q.attempts(), q.errors(), this.keys.log(topic, definition.id())),
 				args)));
 	}
 
@@ -178,9 +181,8 @@ final class ScheduleStore {
 	 * @return the outcome
 	 */
 	Change pause(String topic, String id) {
-		TopicKeys q = this.keys.queue(topic);
-		return change(this.scripts.run(new ScriptRunner.Call(DelayQueueScript.PAUSE_SCHEDULE, pauseKeys(topic, q),
-				List.of(this.wakeChannel, topic, id, "1"))));
+		return change(this.scripts.run(new ScriptRunner.Call(DelayQueueScript.PAUSE_SCHEDULE,
+				List.of(this.keys.states(topic)), List.of(id, "1"))));
 	}
 
 	/**
@@ -190,17 +192,11 @@ final class ScheduleStore {
 	 * @return the outcome
 	 */
 	Change resume(ScheduleDefinition definition, TickWindow window) {
-		String topic = definition.topic();
-		List<String> args = new ArrayList<>(List.of(this.wakeChannel, topic, definition.id(), "0",
-				definition.hash(this.jsonMapper), flag(definition.writesAhead()), flag(definition.enabled()),
-				tail(definition), String.valueOf(window.cutoff())));
+		List<String> args = new ArrayList<>(List.of(definition.id(), "0", definition.hash(this.jsonMapper),
+				flag(definition.enabled()), String.valueOf(window.cutoff())));
 		addTicks(args, window.ticks());
 		return change(this.scripts.run(new ScriptRunner.Call(DelayQueueScript.PAUSE_SCHEDULE,
-				pauseKeys(topic, this.keys.queue(topic)), args)));
-	}
-
-	private List<String> pauseKeys(String topic, TopicKeys q) {
-		return List.of(this.keys.states(topic), q.jobs(), q.delayed(), q.ready(), q.dead(), q.attempts(), q.errors());
+				List.of(this.keys.states(definition.topic())), args)));
 	}
 
 	/**
@@ -226,12 +222,8 @@ final class ScheduleStore {
 	 * @return whether the topic held it
 	 */
 	boolean remove(String topic, String id) {
-		TopicKeys q = this.keys.queue(topic);
-		List<Object> reply = this.scripts.run(
-				new ScriptRunner.Call(
-						DelayQueueScript.REMOVE_SCHEDULE, List.of(this.keys.states(topic), this.keys.definitions(topic),
-								q.jobs(), q.delayed(), q.attempts(), q.errors(), this.keys.log(topic, id)),
-						List.of(id)));
+		List<Object> reply = this.scripts.run(new ScriptRunner.Call(DelayQueueScript.REMOVE_SCHEDULE,
+				List.of(this.keys.states(topic), this.keys.definitions(topic), this.keys.log(topic, id)), List.of(id)));
 		return ScriptRunner.asLong(reply.get(0)) == 1;
 	}
 
@@ -258,16 +250,16 @@ final class ScheduleStore {
 		List<Produced> produced = new ArrayList<>(replies.size());
 		for (int c = 0; c < replies.size(); c++) {
 			List<Object> reply = replies.get(c);
+			this.clock.observed(ScriptRunner.asLong(reply.get(0)));
 			List<TickRequest> slice = slices.get(c);
 			List<Decision> decisions = new ArrayList<>(slice.size());
 			for (int i = 0; i < slice.size(); i++) {
-				int at = 2 + i * 5;
+				int at = 1 + i * 5;
 				decisions.add(new Decision(slice.get(i).definition(), (String) reply.get(at),
 						ScriptRunner.asLong(reply.get(at + 1)), ScriptRunner.asLong(reply.get(at + 2)),
 						ScriptRunner.asLong(reply.get(at + 3)), ScriptRunner.asLong(reply.get(at + 4))));
 			}
-			produced.add(new Produced(slice.get(0).definition().topic(), ScriptRunner.asLong(reply.get(0)),
-					ScriptRunner.asLong(reply.get(1)), decisions));
+			produced.add(new Produced(slice.get(0).definition().topic(), ScriptRunner.asLong(reply.get(0)), decisions));
 		}
 		return produced;
 	}
@@ -275,40 +267,31 @@ final class ScheduleStore {
 	private ScriptRunner.Call produceCall(String topic, List<TickRequest> requests) {
 		TopicKeys q = this.keys.queue(topic);
 		List<String> keys = new ArrayList<>(
-				List.of(this.keys.states(topic), q.jobs(), q.delayed(), q.ready(), q.dead(), q.attempts(), q.errors()));
-		List<String> args = new ArrayList<>(List.of(this.wakeChannel, topic, String.valueOf(LOG_LENGTH)));
+				List.of(this.keys.states(topic), q.jobs(), q.ready(), q.dead(), q.attempts(), q.errors()));
+		List<String> args = new ArrayList<>(List.of(String.valueOf(LOG_LENGTH)));
 		for (TickRequest request : requests) {
 			ScheduleDefinition definition = request.definition();
 			TickWindow window = request.window();
 			keys.add(this.keys.log(topic, definition.id()));
 			args.addAll(List.of(definition.id(), definition.hash(this.jsonMapper), String.valueOf(request.next()),
-					flag(definition.writesAhead()), misfire(definition.misfire()),
-					String.valueOf(definition.catchUpLimit()), definition.overlap().name().toLowerCase(Locale.ROOT),
-					tail(definition), String.valueOf(window.first()), String.valueOf(window.older()),
-					String.valueOf(window.cutoff())));
+					misfire(definition.misfire()), String.valueOf(definition.catchUpLimit()),
+					definition.overlap().name().toLowerCase(Locale.ROOT), tail(definition),
+					String.valueOf(window.first()), String.valueOf(window.older()), String.valueOf(window.cutoff())));
 			addTicks(args, window.ticks());
 		}
 		return new ScriptRunner.Call(DelayQueueScript.PRODUCE_TICK, keys, args);
 	}
 
 	/**
-	 * Read which topic every schedule belongs to.
-	 * @return the topic of each schedule, by id
-	 */
-	Map<String, String> registry() {
-		return registryAndDeclarations().get(0);
-	}
-
-	/**
 	 * Read which topic every schedule belongs to, and its declarations, in one round
 	 * trip.
-	 * @return the topic of each schedule, by id, and its declarations, by id
+	 * @return the registry and the declarations
 	 */
-	List<Map<String, String>> registryAndDeclarations() {
+	Registry registry() {
 		List<Object> reply = this.scripts.run(new ScriptRunner.Call(DelayQueueScript.READ_SCHEDULES,
 				List.of(this.keys.registry(), this.keys.declarations()), List.of("*")));
 		List<Map<String, String>> hashes = new ArrayList<>(2);
-		int at = 0;
+		int at = 1;
 		for (int h = 0; h < 2; h++) {
 			Map<String, String> hash = new LinkedHashMap<>();
 			int count = (int) ScriptRunner.asLong(reply.get(at++));
@@ -317,7 +300,8 @@ final class ScheduleStore {
 			}
 			hashes.add(hash);
 		}
-		return hashes;
+		this.clock.observed(ScriptRunner.asLong(reply.get(0)));
+		return new Registry(ScriptRunner.asLong(reply.get(0)), hashes.get(0), hashes.get(1));
 	}
 
 	/**
@@ -381,9 +365,23 @@ final class ScheduleStore {
 		};
 	}
 
-	private static Change change(List<Object> reply) {
-		return new Change((String) reply.get(0), ScriptRunner.asLong(reply.get(1)), ScriptRunner.asLong(reply.get(2)),
-				ScriptRunner.asLong(reply.get(3)));
+	private Change change(List<Object> reply) {
+		Change change = new Change((String) reply.get(0), ScriptRunner.asLong(reply.get(1)),
+				ScriptRunner.asLong(reply.get(2)));
+		this.clock.observed(change.now());
+		return change;
+	}
+
+	/**
+	 * Which topic every schedule belongs to, and its declarations.
+	 *
+	 * @param now the Redis time
+	 * @param topics the topic of each schedule, by id
+	 * @param declarations the declarations of each schedule, by id, see
+	 * {@code declare-schedules.lua}
+	 */
+	record Registry(long now, Map<String, String> topics, Map<String, String> declarations) {
+
 	}
 
 	/**
@@ -405,9 +403,8 @@ final class ScheduleStore {
 	 * @param status what the script did
 	 * @param now the Redis time
 	 * @param next the schedule's next tick, or 0
-	 * @param earliestDelayed the due time of a job written DELAYED, or -1
 	 */
-	record Change(String status, long now, long next, long earliestDelayed) {
+	record Change(String status, long now, long next) {
 
 	}
 
@@ -427,10 +424,9 @@ final class ScheduleStore {
 	 *
 	 * @param topic the topic
 	 * @param now the Redis time
-	 * @param earliestDelayed the earliest due time of a job written DELAYED, or -1
 	 * @param decisions each schedule's decision
 	 */
-	record Produced(String topic, long now, long earliestDelayed, List<Decision> decisions) {
+	record Produced(String topic, long now, List<Decision> decisions) {
 
 	}
 

@@ -3,7 +3,6 @@ package io.github.delayqueue.schedule;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.delayqueue.core.DueTimeListener;
 import io.github.delayqueue.core.RecurringSchedule.Misfire;
 
 /**
@@ -21,16 +20,12 @@ final class TickProducer {
 
 	private final RedisClock clock;
 
-	private final DueTimeListener dueTimes;
-
 	private final List<ScheduleTickListener> listeners;
 
-	TickProducer(ScheduleStore store, ScheduleCatalog catalog, RedisClock clock, DueTimeListener dueTimes,
-			List<ScheduleTickListener> listeners) {
+	TickProducer(ScheduleStore store, ScheduleCatalog catalog, RedisClock clock, List<ScheduleTickListener> listeners) {
 		this.store = store;
 		this.catalog = catalog;
 		this.clock = clock;
-		this.dueTimes = dueTimes;
 		this.listeners = List.copyOf(listeners);
 	}
 
@@ -53,10 +48,6 @@ final class TickProducer {
 		}
 		Next next = Next.SLEEP;
 		for (ScheduleStore.Produced produced : this.store.produce(requests)) {
-			this.clock.observed(produced.now());
-			if (produced.earliestDelayed() >= 0) {
-				this.dueTimes.jobScheduledInQueue(produced.topic(), produced.earliestDelayed());
-			}
 			for (ScheduleStore.Decision decision : produced.decisions()) {
 				next = next.or(apply(decision));
 			}

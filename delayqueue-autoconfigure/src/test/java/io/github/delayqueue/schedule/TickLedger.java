@@ -1,5 +1,7 @@
 package io.github.delayqueue.schedule;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,10 +11,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayedJob;
+import io.github.delayqueue.scheduler.DelayedJobScheduler;
 
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -81,6 +86,39 @@ final class TickLedger {
 		@Bean
 		Listener tickListener(StringRedisTemplate redis, @Value("${ticks.instance:local}") String instance) {
 			return new Listener(redis, instance);
+		}
+
+		/**
+		 * Shortens the heartbeat and the grace periods when {@code ticks.heartbeat} is
+		 * set, since tests cannot wait for the defaults, and puts the instance's clock
+		 * off by {@code ticks.clock-offset}.
+		 * @param environment the environment
+		 * @return the post-processor
+		 */
+		@Bean
+		static BeanPostProcessor scheduleTimingsPostProcessor(Environment environment) {
+			return new BeanPostProcessor() {
+
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String beanName) {
+					if (bean instanceof ScheduleEngine engine) {
+						String heartbeat = environment.getProperty("ticks.heartbeat");
+						if (heartbeat != null) {
+							Duration beat = Duration.parse(heartbeat);
+							engine.setTimings(beat, beat.multipliedBy(3),
+									Duration.parse(environment.getProperty("ticks.grace", "PT1H")), beat);
+						}
+						Duration offset = Duration.parse(environment.getProperty("ticks.clock-offset", "PT0S"));
+						engine.setClock(Clock.offset(Clock.systemUTC(), offset));
+					}
+					if (bean instanceof DelayedJobScheduler scheduler) {
+						Duration offset = Duration.parse(environment.getProperty("ticks.clock-offset", "PT0S"));
+						scheduler.setClock(Clock.offset(Clock.systemUTC(), offset));
+					}
+					return bean;
+				}
+
+			};
 		}
 
 	}

@@ -1,13 +1,14 @@
 -- read-schedules: reads schedules for the consoles and the loop that produces ticks, in
--- one consistent read per hash tag. With ARGV[1] '*', hashes whole (the registry and the
--- declarations). Otherwise a topic's: its schedules' definitions and states, whole, and
+-- one consistent read per hash tag. With ARGV[1] '*', the Redis time and hashes whole (the
+-- registry and the declarations). Otherwise a topic's: its schedules' definitions and states, whole, and
 -- the logs of the schedules named, each entry followed by the state of the job it
 -- produced now.
 -- KEYS[1] schedule definitions, KEYS[2] schedule states, KEYS[3] jobs, KEYS[4] delayed,
 -- KEYS[5] running, KEYS[6] dead, KEYS[7 + i] the log of the i-th schedule; or, with '*',
 -- any hashes
 -- ARGV[i] the id of the i-th schedule whose log is read, or '*'
--- Returns, per hash, {n, n field-value pairs}; for a topic, then per log: k, k pairs of
+-- Returns, with '*', {now ms, then per hash n, n field-value pairs}; for a topic, per hash
+-- {n, n field-value pairs}, then per log: k, k pairs of
 -- entry and job state, the job state being d (delayed), r (ready), u (running), x (dead),
 -- or '' (gone, or no job)
 local function whole(key, out)
@@ -19,6 +20,7 @@ local function whole(key, out)
 end
 local out = {}
 if ARGV[1] == '*' then
+  out[1] = redis_now()
   for _, key in ipairs(KEYS) do
     whole(key, out)
   end

@@ -1,18 +1,19 @@
--- schedule-prelude: functions the schedule scripts share; prepended to each of them, after
+-- schedule-prelude: what the schedule scripts share; prepended to each of them, after
 -- prelude.lua.
 -- A schedule's state, one field of the topic's schedule-states hash, is
--- "next|hash|paused|ahead|last|outcome|missed|lastJob":
+-- "next|hash|paused|last|outcome|missed|lastJob":
 --   next     the tick to decide next, epoch ms (0: none, while paused or disabled)
 --   hash     the hash of the definition the state follows
 --   paused   1 while paused
---   ahead    1 when next's job was written ahead, DELAYED and due at next
 --   last     the latest tick decided, epoch ms (0: none yet)
 --   outcome  what became of it: p produced, s skipped, m missed, t triggered by hand
 --   missed   how many ticks were missed in all
 --   lastJob  the tick (or time of trigger) of the latest job produced, for overlap: skip
--- A tick's job id is '<schedule id>@<tick ms>'; it is an ordinary job of the topic's
--- first queue, written as enqueue.lua writes jobs (and so keeping the ghost invariant, see
--- claim.lua: an id is pushed on the ready list only for a job that becomes READY here).
+-- A tick is decided when it falls due, never before: only then is it known whether the
+-- last tick's job is still pending, and whether the instances ran while it fell due. Its
+-- job, id '<schedule id>@<tick ms>', is an ordinary READY job of the topic's first queue,
+-- written as enqueue.lua writes jobs (so keeping the ghost invariant, see claim.lua: an id
+-- is pushed on the ready list only for a job that becomes READY here), due at the tick.
 local function state_of(raw)
   local s, from = {}, 1
   while true do
@@ -24,18 +25,16 @@ local function state_of(raw)
     s[#s + 1] = string.sub(raw, from, bar - 1)
     from = bar + 1
   end
-  return {next = tonumber(s[1]), hash = s[2], paused = s[3], ahead = s[4], last = tonumber(s[5]),
-    outcome = s[6], missed = tonumber(s[7]), lastJob = tonumber(s[8])}
+  return {next = tonumber(s[1]), hash = s[2], paused = s[3], last = tonumber(s[4]), outcome = s[5],
+    missed = tonumber(s[6]), lastJob = tonumber(s[7])}
 end
 local function new_state(hash)
-  return {next = 0, hash = hash, paused = '0', ahead = '0', last = 0, outcome = '', missed = 0, lastJob = 0}
+  return {next = 0, hash = hash, paused = '0', last = 0, outcome = '', missed = 0, lastJob = 0}
 end
 local function state_text(s)
-  return string.format('%d|%s|%s|%s|%d|%s|%d|%d', s.next, s.hash, s.paused, s.ahead, s.last, s.outcome, s.missed,
-    s.lastJob)
+  return string.format('%d|%s|%s|%d|%s|%d|%d', s.next, s.hash, s.paused, s.last, s.outcome, s.missed, s.lastJob)
 end
--- Writes a job due at a time: READY (pushed on the ready list) when due by now, DELAYED
--- otherwise. Returns 'ready', 'delayed', or nil when the id is pending already.
+-- Writes a job READY, due at a time that came. Returns false when the id is pending.
 local function write_job(keys, id, due, now, tail)
   local record = base36(now) .. '|' .. base36(due) .. '|' .. tail
   local stored = redis.call('HSETNX', keys.jobs, id, record) == 1
@@ -45,34 +44,32 @@ local function write_job(keys, id, due, now, tail)
     redis.call('HDEL', keys.errors, id)
     stored = true
   end
-  if not stored then
+  if stored then
+    redis.call('LPUSH', keys.ready, id)
+  end
+  return stored
+end
+-- The first of ascending ticks after now, or nil when the ticks given do not reach now
+-- or start after it (the caller's estimate of the Redis clock was off): then the call is
+-- refused with 'clock' and built again.
+local function first_after(ticks, cutoff, now)
+  if cutoff > now then
     return nil
   end
-  if due <= now then
-    redis.call('LPUSH', keys.ready, id)
-    return 'ready'
-  end
-  redis.call('ZADD', keys.delayed, due, id)
-  return 'delayed'
-end
--- Withdraws a job that is still DELAYED (as cancel.lua does); true if it was.
-local function withdraw(keys, id)
-  if redis.call('ZREM', keys.delayed, id) == 0 then
-    return false
-  end
-  redis.call('HDEL', keys.jobs, id)
-  redis.call('HDEL', keys.attempts, id)
-  redis.call('HDEL', keys.errors, id)
-  return true
-end
--- The first of ascending ticks after now; nil when none is (the caller's clock was behind).
-local function first_after(ticks, now)
   for _, tick in ipairs(ticks) do
     if tick > now then
       return tick
     end
   end
   return nil
+end
+-- Reads n ticks from ARGV, from index 'at' on.
+local function ticks_at(at, n)
+  local ticks = {}
+  for j = 1, n do
+    ticks[j] = tonumber(ARGV[at + j - 1])
+  end
+  return ticks
 end
 -- Adds an entry 'tick:outcome:count' to a schedule's log, newest first, keeping 'length'.
 local function log_tick(key, tick, outcome, count, length)

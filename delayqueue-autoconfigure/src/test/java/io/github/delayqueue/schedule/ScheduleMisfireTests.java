@@ -1,0 +1,151 @@
+package io.github.delayqueue.schedule;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.github.delayqueue.autoconfigure.DelayQueueSchedulesAutoConfiguration;
+import io.github.delayqueue.core.DelayQueueSchedules;
+import io.github.delayqueue.core.ScheduleInfo;
+import io.github.delayqueue.core.ScheduleInfo.TickOutcome;
+import io.github.delayqueue.test.DelayQueueContextRunner;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Ticks that fell due while no instance ran follow the schedule's misfire policy:
+ * {@code fire-once} runs the latest of them once, {@code skip} none, {@code fire-all}
+ * each up to its limit, the latest ones, oldest first. Each test runs an every-second
+ * schedule, stops its only instance for at least four ticks, and starts it again.
+ */
+@ExtendWith(RedisExtension.class)
+class ScheduleMisfireTests {
+
+	private static final String TOPIC = "misfire";
+
+	private RedisTestServer server;
+
+	@BeforeEach
+	void setUp(RedisTestServer server) {
+		this.server = server;
+		server.flushAll();
+		TickLedger.clear();
+	}
+
+	@Test
+	void firesOnceForAllTicksMissedWhileNothingRanCarryingTheLatest() {
+		Downtime downtime = runAcrossADowntime("fire-once", "1");
+		List<Long> after = downtime.ticksAfterRestart();
+		// The first run after the restart is the latest missed tick, due before the
+		// restart.
+		assertThat(after.get(0)).isLessThan(downtime.restartedAt());
+		assertThat(after.get(0) - downtime.lastBefore()).isGreaterThanOrEqualTo(4000);
+		assertConsecutiveFrom(after, after.get(0));
+		assertThat(downtime.schedule().missedTicks()).isEqualTo((after.get(0) - downtime.lastBefore()) / 1000 - 1);
+	}
+
+	@Test
+	void skipsEveryTickMissedWhileNothingRan() {
+		Downtime downtime = runAcrossADowntime("skip", "1");
+		List<Long> after = downtime.ticksAfterRestart();
+		assertThat(after.get(0)).isGreaterThan(downtime.restartedAt());
+		assertConsecutiveFrom(after, after.get(0));
+		assertThat(downtime.schedule().missedTicks()).isEqualTo((after.get(0) - downtime.lastBefore()) / 1000 - 1);
+	}
+
+	@Test
+	void firesEachMissedTickUpToTheLimitTheLatestOnesOldestFirst() {
+		Downtime downtime = runAcrossADowntime("fire-all", "2");
+		List<Long> after = downtime.ticksAfterRestart();
+		// The two latest missed ticks, in order, then the schedule on time.
+		assertThat(after.get(1) - after.get(0)).isEqualTo(1000);
+		assertThat(after.get(1)).isLessThan(downtime.restartedAt());
+		assertThat(after.get(0) - downtime.lastBefore()).isGreaterThanOrEqualTo(3000);
+		assertConsecutiveFrom(after, after.get(0));
+		assertThat(downtime.schedule().missedTicks()).isEqualTo((after.get(0) - downtime.lastBefore()) / 1000 - 1);
+	}
+
+	private ApplicationContextRunner instance(String misfire, String limit) {
+		return DelayQueueContextRunner.create(this.server)
+			.withConfiguration(AutoConfigurations.of(DelayQueueSchedulesAutoConfiguration.class))
+			.withUserConfiguration(TickLedger.Recorder.class)
+			.withPropertyValues("ticks.topic=" + TOPIC, "ticks.concurrency=1",
+					"delayqueue.schedules.down.topic=" + TOPIC, "delayqueue.schedules.down.every=1s",
+					"delayqueue.schedules.down.misfire=" + misfire,
+					"delayqueue.schedules.down.catch-up-limit=" + limit);
+	}
+
+	private Downtime runAcrossADowntime(String misfire, String limit) {
+		instance(misfire, limit).run((context) -> {
+			assertThat(context).hasNotFailed();
+			await().atMost(Duration.ofSeconds(20)).until(() -> TickLedger.runs(TOPIC).size() >= 2);
+		});
+		List<Long> before = TickLedger.ticks(TOPIC);
+		long lastBefore = before.get(before.size() - 1);
+		ScheduleTicksTests.assertConsecutiveOnce(before, 1000);
+		try (Redis redis = new Redis(this.server)) {
+			// Down for four ticks at least after the last one that ran.
+			await().atMost(Duration.ofSeconds(20)).until(() -> redis.now() >= lastBefore + 5500);
+			long[] restartedAt = new long[1];
+			ScheduleInfo[] schedule = new ScheduleInfo[1];
+			instance(misfire, limit).run((context) -> {
+				restartedAt[0] = redis.now();
+				await().atMost(Duration.ofSeconds(20)).until(() -> TickLedger.runs(TOPIC).size() >= before.size() + 4);
+				schedule[0] = context.getBean(DelayQueueSchedules.class).find("down").orElseThrow();
+			});
+			List<Long> all = TickLedger.ticks(TOPIC);
+			assertThat(all).doesNotHaveDuplicates();
+			assertThat(schedule[0].lastOutcome()).isEqualTo(TickOutcome.PRODUCED);
+			return new Downtime(lastBefore, restartedAt[0], all.subList(before.size(), all.size()), schedule[0]);
+		}
+	}
+
+	private static void assertConsecutiveFrom(List<Long> ticks, long first) {
+		for (int i = 0; i < ticks.size(); i++) {
+			assertThat(ticks.get(i)).as("tick %s after the restart", i).isEqualTo(first + i * 1000L);
+		}
+	}
+
+	private record Downtime(long lastBefore, long restartedAt, List<Long> ticksAfterRestart, ScheduleInfo schedule) {
+
+	}
+
+	/**
+	 * Reads the Redis clock.
+	 */
+	private static final class Redis implements AutoCloseable {
+
+		private final LettuceConnectionFactory factory;
+
+		private final StringRedisTemplate redis;
+
+		Redis(RedisTestServer server) {
+			this.factory = RedisExtension.connectionFactory(server);
+			this.redis = new StringRedisTemplate(this.factory);
+			this.redis.afterPropertiesSet();
+		}
+
+		long now() {
+			Long time = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+			return (time != null) ? time : 0;
+		}
+
+		@Override
+		public void close() {
+			this.factory.destroy();
+		}
+
+	}
+
+}
