@@ -3,6 +3,7 @@ package io.github.delayqueue.actuate;
 import java.util.function.Supplier;
 
 import io.github.delayqueue.core.InvalidJobException;
+import io.github.delayqueue.core.InvalidScheduleException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -18,7 +19,9 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 /**
  * The web side of the {@link DelayQueueEndpoint}: answers a request the endpoint refuses
  * (bad topic or job id, unknown action, unknown dead job) with a JSON body that says why,
- * where Actuator alone would answer a bare 400.
+ * where Actuator alone would answer a bare 400. With schedules, the path segment
+ * {@value ScheduleEndpointOperations#SEGMENT} in the place of a topic means them, see
+ * {@link ScheduleEndpointOperations}.
  *
  * @author delayqueue contributors
  */
@@ -26,6 +29,8 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 public class DelayQueueEndpointWebExtension {
 
 	private final DelayQueueEndpoint endpoint;
+
+	private @Nullable ScheduleEndpointOperations schedules;
 
 	/**
 	 * Create the extension.
@@ -36,7 +41,16 @@ public class DelayQueueEndpointWebExtension {
 	}
 
 	/**
-	 * See {@link DelayQueueEndpoint#topic}.
+	 * Serve the recurring schedules under {@code /actuator/delayqueue/schedules}.
+	 * @param schedules the schedules' operations
+	 */
+	public void setSchedules(ScheduleEndpointOperations schedules) {
+		this.schedules = schedules;
+	}
+
+	/**
+	 * See {@link DelayQueueEndpoint#topic}, or the schedules.
+	 * @param securityContext who is asking
 	 * @param topic the topic
 	 * @param state {@code dead} to list dead jobs, or {@code null} for the counts
 	 * @param offset how many dead jobs to skip
@@ -44,13 +58,17 @@ public class DelayQueueEndpointWebExtension {
 	 * @return the counts and listeners, or the page of dead jobs, or why not
 	 */
 	@ReadOperation
-	public WebEndpointResponse<Object> topic(@Selector String topic, @Nullable String state, @Nullable Integer offset,
-			@Nullable Integer count) {
+	public WebEndpointResponse<Object> topic(SecurityContext securityContext, @Selector String topic,
+			@Nullable String state, @Nullable Integer offset, @Nullable Integer count) {
+		ScheduleEndpointOperations schedules = schedules(topic);
+		if (schedules != null && state == null && offset == null && count == null) {
+			return answer(() -> schedules.list(securityContext));
+		}
 		return answer(() -> this.endpoint.topic(topic, state, offset, count));
 	}
 
 	/**
-	 * See {@link DelayQueueEndpoint#job}.
+	 * See {@link DelayQueueEndpoint#job}, or one schedule.
 	 * @param securityContext who is asking
 	 * @param topic the topic
 	 * @param jobId the job id
@@ -59,6 +77,10 @@ public class DelayQueueEndpointWebExtension {
 	@ReadOperation
 	public WebEndpointResponse<Object> job(SecurityContext securityContext, @Selector String topic,
 			@Selector String jobId) {
+		ScheduleEndpointOperations schedules = schedules(topic);
+		if (schedules != null) {
+			return answer(() -> schedules.schedule(securityContext, jobId));
+		}
 		return answer(() -> {
 			Object job = this.endpoint.job(securityContext, topic, jobId);
 			return (job != null) ? job : new ErrorDescriptor(WebEndpointResponse.STATUS_NOT_FOUND,
@@ -67,14 +89,40 @@ public class DelayQueueEndpointWebExtension {
 	}
 
 	/**
-	 * See {@link DelayQueueEndpoint#cancel}.
+	 * See {@link DelayQueueEndpoint#cancel}, or delete a schedule saved at run time.
 	 * @param topic the topic
 	 * @param jobId the job id
 	 * @return whether a pending job was removed, or why not
 	 */
 	@DeleteOperation
 	public WebEndpointResponse<Object> cancel(@Selector String topic, @Selector String jobId) {
+		ScheduleEndpointOperations schedules = schedules(topic);
+		if (schedules != null) {
+			return answer(() -> schedules.delete(jobId));
+		}
 		return answer(() -> this.endpoint.cancel(topic, jobId));
+	}
+
+	/**
+	 * Pause, resume or trigger a schedule; or, for a topic, see
+	 * {@link DelayQueueEndpoint#action} on one job.
+	 * @param topic the topic, or {@value ScheduleEndpointOperations#SEGMENT}
+	 * @param jobId the job id, or the schedule's id
+	 * @param action the action
+	 * @return what was done, or why not
+	 */
+	@WriteOperation
+	public WebEndpointResponse<Object> jobAction(@Selector String topic, @Selector String jobId,
+			@Nullable String action) {
+		ScheduleEndpointOperations schedules = schedules(topic);
+		if (schedules != null) {
+			return answer(() -> schedules.action(jobId, action));
+		}
+		return answer(() -> this.endpoint.action(topic, action, jobId));
+	}
+
+	private @Nullable ScheduleEndpointOperations schedules(String topic) {
+		return ScheduleEndpointOperations.SEGMENT.equals(topic) ? this.schedules : null;
 	}
 
 	/**
@@ -94,11 +142,12 @@ public class DelayQueueEndpointWebExtension {
 		try {
 			body = operation.get();
 		}
-		catch (DelayQueueEndpoint.NoSuchDeadJobException ex) {
+		catch (DelayQueueEndpoint.NoSuchDeadJobException | ScheduleEndpointOperations.NoSuchScheduleException ex) {
 			body = new ErrorDescriptor(WebEndpointResponse.STATUS_NOT_FOUND, ex.getMessage());
 		}
-		catch (InvalidEndpointRequestException | InvalidJobException ex) {
-			// Our own refusals of bad input: topic names, ids, actions, paging.
+		catch (InvalidEndpointRequestException | InvalidJobException | InvalidScheduleException ex) {
+			// Our own refusals of bad input: topic names, ids, actions, paging,
+			// schedules.
 			body = new ErrorDescriptor(WebEndpointResponse.STATUS_BAD_REQUEST, ex.getMessage());
 		}
 		int status = (body instanceof ErrorDescriptor error) ? error.status() : WebEndpointResponse.STATUS_OK;

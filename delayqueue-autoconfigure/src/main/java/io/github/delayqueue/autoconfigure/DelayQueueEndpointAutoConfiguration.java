@@ -2,11 +2,14 @@ package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.actuate.DelayQueueEndpointWebExtension;
+import io.github.delayqueue.actuate.ScheduleEndpointOperations;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.listener.ListenerPresence;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -22,7 +25,9 @@ import org.springframework.context.annotation.Bean;
  *
  * @author delayqueue contributors
  */
-@AutoConfiguration(after = { DelayQueueAutoConfiguration.class, DelayQueueListenerAutoConfiguration.class },
+@AutoConfiguration(
+		after = { DelayQueueAutoConfiguration.class, DelayQueueListenerAutoConfiguration.class,
+				DelayQueueSchedulesAutoConfiguration.class },
 		afterName = "org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration")
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnBean(JobStore.class)
@@ -44,8 +49,12 @@ public final class DelayQueueEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(DelayQueueEndpoint.class)
 	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
-	DelayQueueEndpointWebExtension delayQueueEndpointWebExtension(DelayQueueEndpoint endpoint) {
-		return new DelayQueueEndpointWebExtension(endpoint);
+	DelayQueueEndpointWebExtension delayQueueEndpointWebExtension(DelayQueueEndpoint endpoint,
+			ObjectProvider<DelayQueueSchedules> schedules, DelayQueueEndpointProperties endpointProperties) {
+		DelayQueueEndpointWebExtension extension = new DelayQueueEndpointWebExtension(endpoint);
+		schedules.ifAvailable((available) -> extension.setSchedules(new ScheduleEndpointOperations(available,
+				endpointProperties.getShowValues(), endpointProperties.getRoles())));
+		return extension;
 	}
 
 }

@@ -73,6 +73,14 @@ class DelayQueueEndpointAccessTests {
 	}
 
 	@Test
+	void refusesScheduleActionsByDefault() {
+		ActuatorHttp.Response pause = http.post("/delayqueue/schedules/nightly", "{\"action\":\"pause\"}");
+
+		assertThat(pause.status()).isEqualTo(405);
+		assertThat(http.get("/delayqueue/schedules").status()).isEqualTo(200);
+	}
+
+	@Test
 	void showsPayloadAndHeaderValuesWhenShowValuesIsAlways() {
 		String id = delayQueue.send(JobRequest.builder("access.shown", "{\"order\":42}")
 			.header("Authorization", "Bearer shown-token")

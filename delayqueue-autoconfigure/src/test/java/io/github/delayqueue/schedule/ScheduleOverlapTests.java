@@ -30,8 +30,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@code overlap: skip}: while the job of the last tick is still pending (here: its
- * handler runs for two and a half ticks), the ticks that fall due are skipped, and no
- * two runs of the schedule overlap.
+ * handler runs for two and a half ticks), the ticks that fall due are skipped, and no two
+ * runs of the schedule overlap.
  */
 @ExtendWith(RedisExtension.class)
 class ScheduleOverlapTests {
