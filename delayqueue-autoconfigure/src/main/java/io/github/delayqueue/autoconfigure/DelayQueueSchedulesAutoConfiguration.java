@@ -1,5 +1,6 @@
 package io.github.delayqueue.autoconfigure;
 
+import io.github.delayqueue.actuate.ScheduleMetrics;
 import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.schedule.DeclaredSchedules;
 import io.github.delayqueue.schedule.RecurringAnnotationBeanPostProcessor;
@@ -10,14 +11,17 @@ import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
+import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
@@ -71,6 +75,22 @@ public final class DelayQueueSchedulesAutoConfiguration {
 	@Bean
 	ScheduleLoop delayQueueScheduleLoop(ScheduleEngine engine) {
 		return engine.loop();
+	}
+
+	/**
+	 * The meters of schedules, bound by Spring Boot when the application has a meter
+	 * registry.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	static class ScheduleMetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ScheduleMetrics delayQueueScheduleMetrics() {
+			return new ScheduleMetrics();
+		}
+
 	}
 
 }

@@ -254,10 +254,11 @@ final class ScheduleStore {
 			List<TickRequest> slice = slices.get(c);
 			List<Decision> decisions = new ArrayList<>(slice.size());
 			for (int i = 0; i < slice.size(); i++) {
-				int at = 1 + i * 5;
+				int at = 1 + i * 6;
 				decisions.add(new Decision(slice.get(i).definition(), (String) reply.get(at),
 						ScriptRunner.asLong(reply.get(at + 1)), ScriptRunner.asLong(reply.get(at + 2)),
-						ScriptRunner.asLong(reply.get(at + 3)), ScriptRunner.asLong(reply.get(at + 4))));
+						ScriptRunner.asLong(reply.get(at + 3)), ScriptRunner.asLong(reply.get(at + 4)),
+						ScriptRunner.asLong(reply.get(at + 5))));
 			}
 			produced.add(new Produced(slice.get(0).definition().topic(), ScriptRunner.asLong(reply.get(0)), decisions));
 		}
@@ -440,8 +441,10 @@ final class ScheduleStore {
 	 * @param produced how many ticks produced a job
 	 * @param skipped how many were skipped as overlapping
 	 * @param missed how many were missed
+	 * @param last the latest tick decided, or 0
 	 */
-	record Decision(ScheduleDefinition definition, String status, long next, long produced, long skipped, long missed) {
+	record Decision(ScheduleDefinition definition, String status, long next, long produced, long skipped, long missed,
+			long last) {
 
 	}
 

@@ -16,7 +16,9 @@ public interface ScheduleTickListener {
 	 * @param produced how many ticks produced a job
 	 * @param skipped how many were skipped because the last tick's job was pending
 	 * @param missed how many were missed
+	 * @param latenessMillis how long after the latest of the ticks it was decided, by the
+	 * Redis clock: how late its job, when it produced one, went into the topic
 	 */
-	void ticksDecided(String schedule, String topic, long produced, long skipped, long missed);
+	void ticksDecided(String schedule, String topic, long produced, long skipped, long missed, long latenessMillis);
 
 }

@@ -49,13 +49,13 @@ final class TickProducer {
 		Next next = Next.SLEEP;
 		for (ScheduleStore.Produced produced : this.store.produce(requests)) {
 			for (ScheduleStore.Decision decision : produced.decisions()) {
-				next = next.or(apply(decision));
+				next = next.or(apply(decision, produced.now()));
 			}
 		}
 		return next;
 	}
 
-	private Next apply(ScheduleStore.Decision decision) {
+	private Next apply(ScheduleStore.Decision decision, long now) {
 		ScheduleDefinition definition = decision.definition();
 		ScheduleCatalog.Entry entry = this.catalog.entry(definition.id());
 		switch (decision.status()) {
@@ -64,7 +64,7 @@ final class TickProducer {
 				if (decision.produced() + decision.skipped() + decision.missed() > 0) {
 					for (ScheduleTickListener listener : this.listeners) {
 						listener.ticksDecided(definition.id(), definition.topic(), decision.produced(),
-								decision.skipped(), decision.missed());
+								decision.skipped(), decision.missed(), now - decision.last());
 					}
 				}
 				return Next.SLEEP;

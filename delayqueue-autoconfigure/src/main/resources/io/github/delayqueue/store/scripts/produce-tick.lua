@@ -17,7 +17,8 @@
 -- ticks after N counted but not listed, all before the listed ones), cutoff (every tick
 -- after it up to the last listed is listed; must not be after now), n, then n ticks
 -- after N, ascending, the last one after now
--- Returns {now ms, then per schedule: status, N now, produced, skipped, missed}; status is
+-- Returns {now ms, then per schedule: status, N now, produced, skipped, missed, the latest
+-- tick decided (0 unless done)}; status is
 -- 'done', 'early' (N not due yet), 'stale' (N is not the expected one), 'changed' (another
 -- definition), 'paused', 'absent' (no such schedule) or 'clock' (retry)
 local now = redis_now()
@@ -31,24 +32,24 @@ end
 local function decide(log, id, hash, expected, misfire, limit, overlap, tail, first, older, cutoff, ticks)
   local raw = redis.call('HGET', KEYS[1], id)
   if not raw then
-    return 'absent', 0, 0, 0, 0
+    return 'absent', 0, 0, 0, 0, 0
   end
   local s = state_of(raw)
   if s.hash ~= hash then
-    return 'changed', s.next, 0, 0, 0
+    return 'changed', s.next, 0, 0, 0, 0
   end
   if s.paused == '1' then
-    return 'paused', s.next, 0, 0, 0
+    return 'paused', s.next, 0, 0, 0, 0
   end
   if s.next ~= expected then
-    return 'stale', s.next, 0, 0, 0
+    return 'stale', s.next, 0, 0, 0, 0
   end
   if s.next == 0 or now < s.next then
-    return 'early', s.next, 0, 0, 0
+    return 'early', s.next, 0, 0, 0, 0
   end
   local next = first_after(ticks, cutoff, now)
   if not next then
-    return 'clock', s.next, 0, 0, 0
+    return 'clock', s.next, 0, 0, 0, 0
   end
   -- seq: N, then the later ticks that fell due (the 'older' ones counted, not listed).
   local seq = {s.next}
@@ -88,7 +89,7 @@ local function decide(log, id, hash, expected, misfire, limit, overlap, tail, fi
   s.missed = s.missed + missed
   s.next = next
   redis.call('HSET', KEYS[1], id, state_text(s))
-  return 'done', s.next, #runs, skipped, missed
+  return 'done', s.next, #runs, skipped, missed, s.last
 end
 
 local out = {now}
@@ -97,7 +98,7 @@ local k = 0
 while i <= #ARGV do
   k = k + 1
   local n = tonumber(ARGV[i + 10])
-  local status, next, produced, skipped, missed = decide(KEYS[6 + k], ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]),
+  local status, next, produced, skipped, missed, last = decide(KEYS[6 + k], ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]),
     ARGV[i + 3], tonumber(ARGV[i + 4]), ARGV[i + 5], ARGV[i + 6], tonumber(ARGV[i + 7]), tonumber(ARGV[i + 8]),
     tonumber(ARGV[i + 9]), ticks_at(i + 11, n))
   out[#out + 1] = status
@@ -105,6 +106,7 @@ while i <= #ARGV do
   out[#out + 1] = produced
   out[#out + 1] = skipped
   out[#out + 1] = missed
+  out[#out + 1] = last
   i = i + 11 + n
 end
 return out
