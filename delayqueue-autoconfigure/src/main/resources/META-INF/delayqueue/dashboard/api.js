@@ -65,4 +65,8 @@ export const api = {
 	purgeDead: (topic) => call('POST', `topics/${segment(topic)}/purge-dead`),
 	pause: (topic) => call('POST', `topics/${segment(topic)}/pause`),
 	resume: (topic) => call('POST', `topics/${segment(topic)}/resume`),
+	schedules: () => call('GET', 'schedules'),
+	pauseSchedule: (id) => call('POST', `schedules/${segment(id)}/pause`),
+	resumeSchedule: (id) => call('POST', `schedules/${segment(id)}/resume`),
+	triggerSchedule: (id) => call('POST', `schedules/${segment(id)}/trigger`),
 };

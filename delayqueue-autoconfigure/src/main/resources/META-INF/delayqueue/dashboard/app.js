@@ -1,17 +1,21 @@
-// The dashboard's entry point: the frame (title, job lookup, status line), the router
-// over the URL's fragment, and the poller that refreshes the view every 5 seconds while
+// The dashboard's entry point: the frame (title, sections, job lookup, status line), the
+// router over the URL's fragment, and the poller that refreshes the view every 5 seconds while
 // the tab is visible.
 import { api } from './api.js';
 import { el, replace } from './dom.js';
 import { overview } from './overview.js';
 import { topicView } from './topic.js';
 import { jobView } from './job.js';
+import { schedulesView } from './schedules.js';
 
 const REFRESH_MILLIS = 5000;
 
 const main = el('main', { id: 'view' });
 const status = el('span', { id: 'status', class: 'status' });
 const notice = el('div', { id: 'notice', class: 'notice', role: 'status', hidden: true });
+const sections = el('nav', { class: 'sections', 'aria-label': 'Sections' },
+	el('a', { href: '#/', 'data-section': 'topics' }, 'Topics'),
+	el('a', { href: '#/schedules', 'data-section': 'schedules' }, 'Schedules'));
 let current = null;
 let settings = null;
 let noticeTimer = null;
@@ -54,6 +58,7 @@ function header() {
 	}, input, el('button', { type: 'submit' }, 'Find'));
 	return el('header', {},
 		el('a', { href: '#/', class: 'brand' }, 'delayqueue'),
+		sections,
 		settings.readOnly ? el('span', { class: 'badge', id: 'read-only', title: 'delayqueue.dashboard.read-only is true' }, 'read-only') : null,
 		form,
 		status);
@@ -72,6 +77,9 @@ function route() {
 	}
 	if (parts[0] === 'jobs' && parts.length === 2) {
 		return jobView(null, parts[1], settings);
+	}
+	if (parts[0] === 'schedules' && parts.length === 1) {
+		return schedulesView(settings);
 	}
 	return overview(settings);
 }
@@ -108,6 +116,15 @@ async function show() {
 		current.close();
 	}
 	current = route();
+	const section = location.hash.startsWith('#/schedules') ? 'schedules' : 'topics';
+	for (const link of sections.children) {
+		if (link.dataset.section === section) {
+			link.setAttribute('aria-current', 'page');
+		}
+		else {
+			link.removeAttribute('aria-current');
+		}
+	}
 	replace(main, current.element);
 	await refresh();
 }

@@ -4,6 +4,7 @@ import java.util.function.Supplier;
 
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.InvalidScheduleException;
+import io.github.delayqueue.core.UnknownScheduleException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -142,7 +143,7 @@ public class DelayQueueEndpointWebExtension {
 		try {
 			body = operation.get();
 		}
-		catch (DelayQueueEndpoint.NoSuchDeadJobException | ScheduleEndpointOperations.NoSuchScheduleException ex) {
+		catch (DelayQueueEndpoint.NoSuchDeadJobException | UnknownScheduleException ex) {
 			body = new ErrorDescriptor(WebEndpointResponse.STATUS_NOT_FOUND, ex.getMessage());
 		}
 		catch (InvalidEndpointRequestException | InvalidJobException | InvalidScheduleException ex) {

@@ -6,6 +6,7 @@ import java.util.Set;
 
 import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.core.ScheduleInfo;
+import io.github.delayqueue.core.UnknownScheduleException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -77,11 +78,11 @@ public class ScheduleEndpointOperations {
 	 * @param securityContext who is asking
 	 * @param id the schedule's id
 	 * @return the schedule
-	 * @throws NoSuchScheduleException if no schedule has the id
+	 * @throws UnknownScheduleException if no schedule has the id
 	 */
 	public ScheduleInfo schedule(SecurityContext securityContext, String id) {
 		ScheduleInfo schedule = this.schedules.find(id, NEXT_FIRE_TIMES)
-			.orElseThrow(() -> new NoSuchScheduleException("No schedule '" + id + "'"));
+			.orElseThrow(() -> new UnknownScheduleException(id));
 		return this.showValues.isShown(securityContext, this.roles) ? schedule : schedule.withoutValues();
 	}
 
@@ -90,14 +91,11 @@ public class ScheduleEndpointOperations {
 	 * @param id the schedule's id
 	 * @param action {@code pause}, {@code resume} or {@code trigger}
 	 * @return what was done
-	 * @throws NoSuchScheduleException if no schedule has the id
+	 * @throws UnknownScheduleException if no schedule has the id
 	 * @throws InvalidEndpointRequestException if the action is missing or unknown
 	 */
 	public ScheduleActionDescriptor action(String id, @Nullable String action) {
 		String done = (action != null) ? action.toLowerCase(Locale.ROOT) : "";
-		if (this.schedules.find(id, 0).isEmpty()) {
-			throw new NoSuchScheduleException("No schedule '" + id + "'");
-		}
 		switch (done) {
 			case "pause" -> this.schedules.pause(id);
 			case "resume" -> this.schedules.resume(id);
@@ -119,17 +117,6 @@ public class ScheduleEndpointOperations {
 	 */
 	public ScheduleDeletedDescriptor delete(String id) {
 		return new ScheduleDeletedDescriptor(this.schedules.delete(id));
-	}
-
-	/**
-	 * Thrown when a request names no schedule.
-	 */
-	public static class NoSuchScheduleException extends RuntimeException {
-
-		NoSuchScheduleException(String message) {
-			super(message);
-		}
-
 	}
 
 	/**

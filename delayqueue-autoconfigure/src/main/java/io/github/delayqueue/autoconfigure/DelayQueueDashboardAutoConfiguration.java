@@ -2,6 +2,7 @@ package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.dashboard.DashboardAccess;
 import io.github.delayqueue.dashboard.DashboardApi;
 import io.github.delayqueue.dashboard.DashboardResponseHeaders;
@@ -27,7 +28,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  *
  * @author delayqueue contributors
  */
-@AutoConfiguration(after = { DelayQueueAutoConfiguration.class, DelayQueueHistoryAutoConfiguration.class })
+@AutoConfiguration(after = { DelayQueueAutoConfiguration.class, DelayQueueHistoryAutoConfiguration.class,
+		DelayQueueSchedulesAutoConfiguration.class })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(RouterFunction.class)
 @ConditionalOnBean(DelayQueueOperations.class)
@@ -36,13 +38,15 @@ public final class DelayQueueDashboardAutoConfiguration {
 
 	@Bean
 	RouterFunction<ServerResponse> delayQueueDashboardRoutes(DelayQueueOperations operations, DelayQueueAdmin admin,
-			ScriptRunner scriptRunner, ObjectProvider<ThroughputHistory> history, DelayQueueProperties properties) {
+			ScriptRunner scriptRunner, ObjectProvider<ThroughputHistory> history, DelayQueueProperties properties,
+			ObjectProvider<DelayQueueSchedules> schedules) {
 		DelayQueueProperties.Dashboard dashboard = properties.getDashboard();
 		DashboardAccess access = new DashboardAccess(dashboard.isReadOnly(), dashboard.getShowPayloads(),
 				dashboard.getRoles(), dashboard.getAllowedOrigins());
 		DashboardApi api = new DashboardApi(operations, admin,
 				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), history.getIfAvailable(),
 				scriptRunner.redis(), access);
+		schedules.ifAvailable(api::setSchedules);
 		return api.routes(dashboard.getPath());
 	}
 

@@ -56,14 +56,14 @@ public interface DelayQueueSchedules {
 	 * its pending next tick is withdrawn. Ticks that fall due while it is paused are not
 	 * missed ticks: they are not run later.
 	 * @param id the schedule's id
-	 * @throws InvalidScheduleException if no schedule has the id
+	 * @throws UnknownScheduleException if no schedule has the id
 	 */
 	void pause(String id);
 
 	/**
 	 * Resume a paused schedule from its next tick.
 	 * @param id the schedule's id
-	 * @throws InvalidScheduleException if no schedule has the id
+	 * @throws UnknownScheduleException if no schedule has the id
 	 */
 	void resume(String id);
 
@@ -72,7 +72,7 @@ public interface DelayQueueSchedules {
 	 * paused or not. The job's id is {@code <id>@<epoch millis now>}.
 	 * @param id the schedule's id
 	 * @return the job's id
-	 * @throws InvalidScheduleException if no schedule has the id
+	 * @throws UnknownScheduleException if no schedule has the id
 	 */
 	String trigger(String id);
 

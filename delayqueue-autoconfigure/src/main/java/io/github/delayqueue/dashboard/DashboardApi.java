@@ -11,6 +11,7 @@ import java.util.Optional;
 
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
@@ -36,7 +37,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * call too: topics with their counts, due-lag, pause and listeners; pages of a topic's
  * jobs per state; one job; the throughput history; and the actions (run now, cancel,
  * requeue, purge, pause, resume), which {@link DashboardGuard} lets through only when the
- * dashboard is not read-only and the request is same-origin.
+ * dashboard is not read-only and the request is same-origin; with schedules, those of
+ * {@link DashboardScheduleApi} too.
  *
  * @author delayqueue contributors
  */
@@ -61,6 +63,8 @@ public class DashboardApi {
 
 	private final DashboardAccess access;
 
+	private @Nullable DashboardScheduleApi schedules;
+
 	/**
 	 * Create the API.
 	 * @param operations where jobs are read and changed
@@ -81,6 +85,15 @@ public class DashboardApi {
 	}
 
 	/**
+	 * Serve the recurring schedules under {@code <path>/api/schedules}, see
+	 * {@link DashboardScheduleApi}.
+	 * @param schedules the schedules
+	 */
+	public void setSchedules(DelayQueueSchedules schedules) {
+		this.schedules = new DashboardScheduleApi(schedules);
+	}
+
+	/**
 	 * Return the routes of the API and of the page under a path.
 	 * @param path the dashboard's path
 	 * @return the routes
@@ -94,7 +107,7 @@ public class DashboardApi {
 		// miss.
 		URI withoutSlash = URI.create("../" + DashboardPage.lastSegment(path));
 		DashboardGuard guard = new DashboardGuard(this.access.readOnly(), this.access.allowedOrigins());
-		return RouterFunctions.route()
+		RouterFunctions.Builder routes = RouterFunctions.route()
 			.GET(path, (request) -> ServerResponse.ok().contentType(MediaType.TEXT_HTML).body(page))
 			.GET(path + "/", (request) -> ServerResponse.status(HttpStatus.FOUND).location(withoutSlash).build())
 			.GET(api + "/settings", (request) -> handle(this::settings, request))
@@ -110,10 +123,11 @@ public class DashboardApi {
 			.POST(api + "/topics/{topic}/requeue-dead", action(guard, this::requeueDead))
 			.POST(api + "/topics/{topic}/purge-dead", action(guard, this::purgeDead))
 			.POST(api + "/topics/{topic}/pause", action(guard, this::pause))
-			.POST(api + "/topics/{topic}/resume", action(guard, this::resume))
-			.add(DashboardAssets.routes(path))
-			.filter(guard)
-			.build();
+			.POST(api + "/topics/{topic}/resume", action(guard, this::resume));
+		if (this.schedules != null) {
+			this.schedules.addTo(routes, api, guard, this::shows);
+		}
+		return routes.add(DashboardAssets.routes(path)).filter(guard).build();
 	}
 
 	private HandlerFunction<ServerResponse> action(DashboardGuard guard, Handler action) {

@@ -14,6 +14,7 @@ import io.github.delayqueue.core.JobConstraints;
 import io.github.delayqueue.core.RecurringSchedule;
 import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.ScheduleRun;
+import io.github.delayqueue.core.UnknownScheduleException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -209,8 +210,8 @@ public final class DefaultDelayQueueSchedules implements DelayQueueSchedules {
 		return nextFireTimes;
 	}
 
-	private static InvalidScheduleException unknown(String id) {
-		return new InvalidScheduleException("No schedule '" + id + "'");
+	private static UnknownScheduleException unknown(String id) {
+		return new UnknownScheduleException(id);
 	}
 
 	private static InvalidScheduleException declared(String id, String done) {
