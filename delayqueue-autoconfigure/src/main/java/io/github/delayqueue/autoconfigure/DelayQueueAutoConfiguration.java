@@ -30,6 +30,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -52,6 +53,11 @@ public final class DelayQueueAutoConfiguration {
 	 * of this name to replace it.
 	 */
 	public static final String JSON_MAPPER_BEAN_NAME = "delayQueueJsonMapper";
+
+	@Bean
+	static DelayQueuePropertiesBinding delayQueuePropertiesBinding(Environment environment) {
+		return new DelayQueuePropertiesBinding(environment);
+	}
 
 	@Bean
 	@ConditionalOnMissingBean

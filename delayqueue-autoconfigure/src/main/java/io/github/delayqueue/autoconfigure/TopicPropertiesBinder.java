@@ -59,7 +59,7 @@ final class TopicPropertiesBinder {
 			}
 		}
 		Binder binder = Binder.get(environment);
-		BindHandler recordFailures = new BindFailureRecorder(problems);
+		BindHandler recordFailures = new DelayQueuePropertiesBinding.RecordingHandler(BindHandler.DEFAULT, problems);
 		Map<String, TopicProperties> topics = new LinkedHashMap<>();
 		names.forEach((topic, name) -> topics.put(topic,
 				binder.bind(name, Bindable.of(TopicProperties.class), recordFailures).orElseGet(TopicProperties::new)));
