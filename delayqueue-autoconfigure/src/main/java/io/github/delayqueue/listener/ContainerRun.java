@@ -2,10 +2,7 @@ package io.github.delayqueue.listener;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,9 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.JobClaims.Claim;
-import io.github.delayqueue.store.JobClaims.ClaimCall;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.store.ReconnectBackoff;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -29,10 +23,9 @@ import org.jspecify.annotations.Nullable;
  * and its claim loop has ended, so two loops never overlap, even when an old one was left
  * behind stuck in a Redis call.
  * <p>
- * A claim call whose reply is lost (a timeout, a dropped connection) may have run in
- * Redis all the same: the loop sends that very call again, with its token, before it
- * claims anything else, and so gets the jobs it claimed instead of leaving them running
- * until their time to run ends, an attempt spent.
+ * Its parts: {@link ReadyJobClaimer} sends the claims, {@link ReadyWaiters} wait for
+ * ready jobs while it is idle, {@link ClaimHandoff} passes the ids they bring, and
+ * {@link TopicPauses} keeps paused queues' jobs from starting.
  *
  * @author delayqueue contributors
  */
@@ -62,27 +55,15 @@ final class ContainerRun {
 
 	private final ReadyWaiters waiters;
 
+	private final ReadyJobClaimer claimer;
+
 	private final ThreadPoolExecutor workers;
 
 	private final Thread poller;
 
-	// The claim call whose reply was lost, to be sent again before any other; only the
-	// claim loop reads and writes it.
-	private @Nullable ClaimCall unanswered;
-
 	private final CountDownLatch stopped = new CountDownLatch(1);
 
 	private volatile boolean active = true;
-
-	/**
-	 * Every queue of each topic, in the topics' priority order; the queues this instance
-	 * writes to until the claim loop has read the others from Redis.
-	 */
-	private volatile Map<String, List<String>> queuesByTopic;
-
-	// Where the next look at each topic's queues begins, so that no partition is always
-	// looked at last.
-	private final Map<String, Integer> nextQueue = new HashMap<>();
 
 	/**
 	 * Set once a stop gives up waiting and interrupts the handlers still running, so that
@@ -108,12 +89,8 @@ final class ContainerRun {
 		// must stay up while nothing is ready, as it does once a handler ran. Closing the
 		// context (the shutdown hook does) ends it.
 		this.poller.setDaemon(false);
-		Map<String, List<String>> queues = new LinkedHashMap<>();
-		for (String topic : container.getTopics()) {
-			queues.put(topic, claims.writtenQueues(topic));
-		}
-		this.queuesByTopic = queues;
-		this.waiters.watch(all(queues));
+		this.claimer = new ReadyJobClaimer(container, this.handoff, this.pauses, () -> this.interruptingHandlers);
+		this.waiters.watch(this.claimer.queues());
 	}
 
 	void start() {
@@ -222,8 +199,8 @@ final class ContainerRun {
 				while (held < this.permits.limit() && this.permits.tryAcquire()) {
 					held++;
 				}
-				ClaimCall lost = this.unanswered;
-				List<JobExecution> jobs = (lost != null) ? claim(lost) : (foundNothing ? List.of() : claimReady(held));
+				List<JobExecution> jobs = this.claimer.hasUnanswered() ? this.claimer.claimUnanswered()
+						: (foundNothing ? List.of() : this.claimer.claimReady(held));
 				if (jobs.isEmpty()) {
 					this.permits.release(held - 1);
 					held = 1;
@@ -258,22 +235,8 @@ final class ContainerRun {
 				}
 			}
 		}
-		handBackUnanswered();
-	}
-
-	// A stop came while a claim call was unanswered: what it claimed goes back uncounted.
-	private void handBackUnanswered() {
-		ClaimCall lost = this.unanswered;
-		if (lost == null) {
-			return;
-		}
-		try {
-			claim(lost).forEach(JobExecution::handBack);
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not send claim call " + lost.token() + " again; its jobs, if it claimed any, are"
-					+ " delivered again when their time to run elapses", ex);
-		}
+		// A stop came while a claim call was unanswered: what it claimed goes back.
+		this.claimer.handBackUnanswered();
 	}
 
 	/**
@@ -297,104 +260,17 @@ final class ContainerRun {
 		if (!this.active) {
 			return List.of();
 		}
-		return (ready != null) ? claim(ready.queue(), ready.id(), 0) : claimReady(1);
-	}
-
-	/**
-	 * Claim up to {@code wanted} jobs: those whose ids waiters brought, then the topics
-	 * in priority order. The jobs are claimed in several calls; should a later one fail,
-	 * those claimed already are handed back before the failure is passed on.
-	 */
-	private List<JobExecution> claimReady(int wanted) {
-		List<JobExecution> jobs = new ArrayList<>(wanted);
-		try {
-			ClaimHandoff.ReadyId ready;
-			while (jobs.size() < wanted && (ready = this.handoff.poll()) != null) {
-				jobs.addAll(claim(ready.queue(), ready.id(), 0));
-			}
-			for (Map.Entry<String, List<String>> topic : this.queuesByTopic.entrySet()) {
-				if (jobs.size() >= wanted) {
-					break;
-				}
-				List<String> queues = topic.getValue();
-				// Only a partitioned topic needs the rotating start: this loop runs
-				// on every claim.
-				int first = (queues.size() == 1) ? 0
-						: Math.floorMod(this.nextQueue.merge(topic.getKey(), 1, Integer::sum), queues.size());
-				for (int i = 0; i < queues.size() && jobs.size() < wanted; i++) {
-					String queue = queues.get((first + i) % queues.size());
-					if (!this.pauses.skips(queue)) {
-						jobs.addAll(claim(queue, null, wanted - jobs.size()));
-					}
-				}
-			}
-			return jobs;
-		}
-		catch (RuntimeException ex) {
-			jobs.forEach(JobExecution::handBack);
-			throw ex;
-		}
+		return (ready != null) ? this.claimer.claimMoved(ready) : this.claimer.claimReady(1);
 	}
 
 	// Queues another instance or a former number of partitions wrote to are waited on,
 	// so that their jobs are claimed as soon as they are ready; those that left their
 	// topic's partition set (drained and no longer written) are not.
 	private void refreshQueues() {
-		Map<String, List<String>> queues = this.container.factory().claims().queues(this.container.getTopics());
-		List<String> all = all(queues);
+		this.claimer.setQueues(this.container.factory().claims().queues(this.container.getTopics()));
+		List<String> all = this.claimer.queues();
 		this.waiters.watch(all);
 		this.pauses.retain(all);
-		this.queuesByTopic = queues;
-	}
-
-	private static List<String> all(Map<String, List<String>> queuesByTopic) {
-		List<String> all = new ArrayList<>();
-		queuesByTopic.values().forEach(all::addAll);
-		return all;
-	}
-
-	private List<JobExecution> claim(String queue, @Nullable String movedId, int count) {
-		return claim(this.container.factory().claims().newClaim(queue, movedId, count, this.container.ttr(queue)));
-	}
-
-	/**
-	 * Send a claim call, and keep it as unanswered until its reply is in. A call sent
-	 * again after its reply was lost may bring jobs that Redis claimed before a pause, so
-	 * its reply does not tell that the queue is not paused.
-	 */
-	private List<JobExecution> claim(ClaimCall call) {
-		boolean again = (call == this.unanswered);
-		this.unanswered = call;
-		long sentAt = System.nanoTime();
-		Claim claim = this.container.claimer().claim(call);
-		this.unanswered = null;
-		if (claim.paused()) {
-			this.pauses.foundPaused(call.queue());
-		}
-		else if (!again) {
-			this.pauses.foundUnpaused(call.queue(), sentAt);
-		}
-		return executions(claim);
-	}
-
-	private List<JobExecution> executions(Claim claim) {
-		long claimedAt = System.nanoTime();
-		if (!claim.jobs().isEmpty()) {
-			String queue = claim.jobs().get(0).queue();
-			this.container.factory()
-				.dueTimeListener()
-				.jobScheduled(queue, claim.redisNow() + this.container.ttr(queue).toMillis());
-		}
-		List<JobExecution> executions = new ArrayList<>(claim.jobs().size());
-		for (ClaimedJob job : claim.jobs()) {
-			if (job.attempt() < 0) {
-				logger.warn("Dropped ready job id '" + job.id() + "' of topic '" + job.topic()
-						+ "': its job data had vanished from Redis");
-				continue;
-			}
-			executions.add(this.container.execution(job, claim.redisNow(), claimedAt, () -> this.interruptingHandlers));
-		}
-		return executions;
 	}
 
 	/**
