@@ -119,7 +119,9 @@ final class ClaimHandoff implements ReadyJobWaiter.Handoff {
 	public boolean awaitIdle() {
 		this.lock.lock();
 		try {
-			while (this.open && !this.idle) {
+			// Ids handed over and not yet taken end the idle spell for the waiters: the
+			// loop is about to wake.
+			while (this.open && (!this.idle || !this.ready.isEmpty())) {
 				this.changed.await();
 			}
 			return this.open;

@@ -40,9 +40,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * A wait on a Lettuce connection opened straight from the application's Lettuce client,
  * with the client's own settings (address, credentials, TLS, database, client name,
- * topology), but outside any connection pool: each listener topic holds one such
+ * topology), but outside any connection pool: each of a listener's waiters holds one such
  * connection for as long as it runs, and a pool sized for the application's own commands
- * (eight by default) would run dry with more topics than that.
+ * (eight by default) would run dry with more waiters than that.
  * <p>
  * The first wait on a connection sends {@code CLIENT ID} before its blocking move, in one
  * round trip, and the id is kept for the later waits until the connection reconnects
