@@ -1,10 +1,7 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,6 +11,7 @@ import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.test.DelayQueueContextRunner;
+import io.github.delayqueue.test.PartitionIds;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.BeforeEach;
@@ -82,14 +80,10 @@ class FreeWorkerClaimsTests {
 	}
 
 	private static List<JobRequest> onePerPartition(DelayQueueKeys keys) {
-		List<JobRequest> jobs = new ArrayList<>();
-		Set<String> queues = new HashSet<>();
-		for (int i = 0; jobs.size() < PARTITIONS; i++) {
-			if (queues.add(keys.queueOf(TOPIC, "job-" + i))) {
-				jobs.add(JobRequest.builder(TOPIC, "x").id("job-" + i).build());
-			}
-		}
-		return jobs;
+		return PartitionIds.onePerPartition(keys, TOPIC, PARTITIONS)
+			.stream()
+			.map((id) -> JobRequest.builder(TOPIC, "x").id(id).build())
+			.toList();
 	}
 
 	private static long claimingIds(StringRedisTemplate redis, DelayQueueKeys keys) {

@@ -1,8 +1,6 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +12,7 @@ import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.PartitionRegistry;
 import io.github.delayqueue.store.ScriptRunner;
 import io.github.delayqueue.test.DelayQueueContextRunner;
+import io.github.delayqueue.test.PartitionIds;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,14 +80,10 @@ class PartitionWaitersTests {
 	}
 
 	private static List<JobRequest> onePerPartition(DelayQueueKeys keys) {
-		List<JobRequest> jobs = new ArrayList<>();
-		Set<String> queues = new HashSet<>();
-		for (int i = 0; jobs.size() < PARTITIONS; i++) {
-			if (queues.add(keys.queueOf(TOPIC, "job-" + i))) {
-				jobs.add(JobRequest.builder(TOPIC, "job-" + i).id("job-" + i).build());
-			}
-		}
-		return jobs;
+		return PartitionIds.onePerPartition(keys, TOPIC, PARTITIONS)
+			.stream()
+			.map((id) -> JobRequest.builder(TOPIC, id).id(id).build())
+			.toList();
 	}
 
 	private static long waiterThreads() {

@@ -12,6 +12,7 @@ import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.test.DelayQueueFixture;
+import io.github.delayqueue.test.PartitionIds;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterEach;
@@ -60,8 +61,7 @@ class PartitionRetirementTests {
 		String kept = partitions.get(0);
 		List<String> ids = new ArrayList<>();
 		for (String queue : partitions) {
-			ids.add(this.six
-				.send(JobRequest.builder(TOPIC, "x").id(idIn(queue, 0)).delay(Duration.ofHours(1)).build()));
+			ids.add(sendLater(queue, 0));
 		}
 		// Every partition holds a job: none leaves.
 		assertThat(this.oneRegistry.retireDrained(TOPIC)).isEmpty();
@@ -145,17 +145,10 @@ class PartitionRetirementTests {
 	}
 
 	private JobRequest later(String queue, int n) {
-		return JobRequest.builder(TOPIC, "x").id(idIn(queue, n)).delay(Duration.ofHours(1)).build();
-	}
-
-	// An id of the topic that the six-partition layout maps to the queue.
-	private String idIn(String queue, int n) {
-		for (int i = 0;; i++) {
-			String id = "job-" + n + "-" + i;
-			if (this.sixKeys.queueOf(TOPIC, id).equals(queue)) {
-				return id;
-			}
-		}
+		return JobRequest.builder(TOPIC, "x")
+			.id(PartitionIds.idIn(this.sixKeys, TOPIC, queue, n))
+			.delay(Duration.ofHours(1))
+			.build();
 	}
 
 }
