@@ -20,18 +20,19 @@ export function jobActions(job, settings, after) {
 		onclick: () => done(action, message),
 	}, label);
 	const { topic, id } = job;
+	// Cancelling or deleting a job cannot be undone, so it asks once more.
+	const cancel = confirmedAction('cancel', 'Cancel', `Cancel job ${id}?`,
+		() => done(() => api.remove(topic, id), `Job ${id} was cancelled`));
 	switch (job.state.toLowerCase()) {
 	case 'delayed':
-		return [
-			button('run-now', 'Run now', () => api.runNow(topic, id), `Job ${id} is ready to run now`),
-			button('cancel', 'Cancel', () => api.remove(topic, id), `Job ${id} was cancelled`),
-		];
+		return [button('run-now', 'Run now', () => api.runNow(topic, id), `Job ${id} is ready to run now`), cancel];
 	case 'ready':
-		return [button('cancel', 'Cancel', () => api.remove(topic, id), `Job ${id} was cancelled`)];
+		return [cancel];
 	case 'dead':
 		return [
 			button('requeue', 'Requeue', () => api.requeue(topic, id), `Job ${id} was requeued`),
-			button('delete', 'Delete', () => api.remove(topic, id), `Job ${id} was deleted`),
+			confirmedAction('delete', 'Delete', `Delete dead job ${id} for good?`,
+				() => done(() => api.remove(topic, id), `Job ${id} was deleted`)),
 		];
 	default:
 		return [];
@@ -39,14 +40,14 @@ export function jobActions(job, settings, after) {
 }
 
 /**
- * A button for an action on many jobs that asks once more, naming how many jobs it
- * touches, before it acts.
+ * A button for an action that cannot be undone, which asks once more (naming what it
+ * touches) before it acts.
  */
-export function confirmedAction(name, label, question, action, message) {
+export function confirmedAction(name, label, question, confirmed) {
 	const holder = el('span', { class: 'confirmed-action' });
 	const ask = () => holder.replaceChildren(
 		el('span', { class: 'question' }, question),
-		el('button', { type: 'button', class: 'action danger', 'data-action': `${name}-confirm`, onclick: () => act(action, message) }, 'Yes'),
+		el('button', { type: 'button', class: 'action danger', 'data-action': `${name}-confirm`, onclick: confirmed }, 'Yes'),
 		el('button', { type: 'button', class: 'action', 'data-action': `${name}-keep`, onclick: reset }, 'No'));
 	const reset = () => holder.replaceChildren(
 		el('button', { type: 'button', class: 'action', 'data-action': name, onclick: ask }, label));
@@ -62,9 +63,9 @@ export function deadActions(topic, dead, settings) {
 	const jobs = `${count(dead)} dead ${dead === 1 ? 'job' : 'jobs'}`;
 	return [
 		confirmedAction('requeue-dead', `Requeue ${jobs}`, `Requeue ${jobs} of ${topic}?`,
-			() => api.requeueDead(topic), (answer) => `${count(answer.requeued)} dead jobs of ${topic} were requeued`),
+			() => act(() => api.requeueDead(topic), (answer) => `${count(answer.requeued)} dead jobs of ${topic} were requeued`)),
 		confirmedAction('purge-dead', `Purge ${jobs}`, `Delete ${jobs} of ${topic} for good?`,
-			() => api.purgeDead(topic), (answer) => `${count(answer.purged)} dead jobs of ${topic} were deleted`),
+			() => act(() => api.purgeDead(topic), (answer) => `${count(answer.purged)} dead jobs of ${topic} were deleted`)),
 	];
 }
 

@@ -33,7 +33,8 @@ export function jobView(topic, id, settings) {
 		replace(body,
 			el('dl', { class: 'facts-list' },
 				fact('State', el('a', { href: `${topicLink}?state=${state}`, class: `badge state ${state}`, id: 'job-state' }, state)),
-				fact(state === 'dead' ? 'Died' : 'Due', time(job.dueAt), el('span', { class: 'muted' }, ` (${relative(job.dueAt, now)})`)),
+				job.diedAt ? fact('Died', time(job.diedAt), el('span', { class: 'muted' }, ` (${relative(job.diedAt, now)})`)) : null,
+				fact('Due', time(job.dueAt), el('span', { class: 'muted' }, ` (${relative(job.dueAt, now)})`)),
 				fact('Sent', time(job.createdAt), el('span', { class: 'muted' }, ` (${relative(job.createdAt, now)})`)),
 				fact('Attempts', count(job.attempts))),
 			el('div', { class: 'toolbar', id: 'job-actions' }, jobActions(job, settings, () => {})),
@@ -44,7 +45,7 @@ export function jobView(topic, id, settings) {
 					.map(([name, value]) => el('tr', {}, el('th', { scope: 'row' }, name), el('td', {}, value))))),
 			el('h2', {}, 'Payload'),
 			settings.showPayloads ? el('pre', { class: 'payload', id: 'job-payload' }, formatted(job.payloadJson))
-				: el('p', { class: 'empty', id: 'job-payload' }, 'Hidden (delayqueue.dashboard.show-payloads is false).'));
+				: el('p', { class: 'empty', id: 'job-payload' }, 'Hidden: delayqueue.dashboard.show-payloads does not show it to you.'));
 	}
 
 	function renderGone(message) {

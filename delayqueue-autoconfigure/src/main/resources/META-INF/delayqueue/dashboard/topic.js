@@ -79,7 +79,7 @@ export function topicView(topic, params, settings) {
 		const detail = `#/topics/${segment(topic)}/jobs/${segment(job.id)}`;
 		return el('tr', { 'data-job': job.id },
 			el('td', { class: 'id' }, el('a', { href: detail }, job.id)),
-			el('td', { title: time(job.dueAt) }, relative(job.dueAt, now)),
+			el('td', { title: time(job.diedAt || job.dueAt) }, relative(job.diedAt || job.dueAt, now)),
 			el('td', { title: time(job.createdAt) }, relative(job.createdAt, now)),
 			el('td', { class: 'count' }, count(job.attempts)),
 			el('td', { class: 'error', title: job.lastError || '' }, firstLine(job.lastError)),

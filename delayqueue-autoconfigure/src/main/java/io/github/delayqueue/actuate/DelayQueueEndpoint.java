@@ -357,11 +357,13 @@ public class DelayQueueEndpoint {
 	 * @param dueAt when it is (or was last) due
 	 * @param attempts deliveries made
 	 * @param lastError the last failure, if any
+	 * @param diedAt when a dead job died, {@code null} in the other states
 	 */
-	public record JobRowDescriptor(String id, Instant dueAt, int attempts, @Nullable String lastError) {
+	public record JobRowDescriptor(String id, Instant dueAt, int attempts, @Nullable String lastError,
+			@Nullable Instant diedAt) {
 
 		static JobRowDescriptor of(JobInfo job) {
-			return new JobRowDescriptor(job.id(), job.dueAt(), job.attempts(), job.lastError());
+			return new JobRowDescriptor(job.id(), job.dueAt(), job.attempts(), job.lastError(), job.diedAt());
 		}
 
 	}

@@ -7,8 +7,8 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
 /**
  * Registers the Lua scripts, which are read from the classpath when the first script
- * runs, so that a native image contains them. Listed in
- * {@code META-INF/spring/aot.factories}.
+ * runs, and the library's version, which HTTP callbacks name in their {@code User-Agent},
+ * so that a native image contains them. Listed in {@code META-INF/spring/aot.factories}.
  *
  * @author delayqueue contributors
  */
@@ -19,9 +19,15 @@ public class DelayQueueRuntimeHints implements RuntimeHintsRegistrar {
 	 */
 	static final String SCRIPTS = "io/github/delayqueue/store/scripts/*.lua";
 
+	/**
+	 * The library's version, written by the build.
+	 */
+	static final String VERSION = "META-INF/delayqueue/version.properties";
+
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.resources().registerPattern(SCRIPTS);
+		hints.resources().registerPattern(VERSION);
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.github.delayqueue.autoconfigure;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.DueTimeListener;
@@ -74,6 +75,11 @@ public final class DelayQueueAutoConfiguration {
 		return new ScriptRunner(redis, properties.getCommandTimeout());
 	}
 
+	@Bean
+	ScriptPreloader delayQueueScriptPreloader(ScriptRunner scriptRunner) {
+		return new ScriptPreloader(scriptRunner);
+	}
+
 	/**
 	 * The mapper of stored payloads and headers. Not the application's: a change to
 	 * {@code spring.jackson.*} must not change how jobs already in Redis are read. Not a
@@ -96,6 +102,12 @@ public final class DelayQueueAutoConfiguration {
 	@ConditionalOnMissingBean
 	JobStore delayQueueJobStore(ScriptRunner scriptRunner, DelayQueueKeys keys, JobRecordCodec codec) {
 		return new JobStore(scriptRunner, keys, codec);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	DelayQueueAdmin delayQueueAdmin(JobStore store) {
+		return new DelayQueueAdmin(store);
 	}
 
 	@Bean
@@ -132,7 +144,7 @@ public final class DelayQueueAutoConfiguration {
 		template.setIdGenerator(idGenerator);
 		template.setPayloadValidators(payloadValidators.orderedStream().toList());
 		template.setEventListener(new JobEventListeners(eventListeners.orderedStream().toList()));
-		template.setDueTimeListener(dueTimeListeners::jobScheduled);
+		template.setDueTimeListener(dueTimeListeners.asListener());
 		return template;
 	}
 

@@ -1,8 +1,10 @@
 package io.github.delayqueue.autoconfigure;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.dashboard.DashboardAccess;
 import io.github.delayqueue.dashboard.DashboardApi;
-import io.github.delayqueue.dashboard.DashboardRequestGuard;
+import io.github.delayqueue.dashboard.DashboardResponseHeaders;
 import io.github.delayqueue.history.ThroughputHistory;
 import io.github.delayqueue.listener.ListenerPresence;
 import io.github.delayqueue.store.ScriptRunner;
@@ -33,22 +35,25 @@ import org.springframework.web.servlet.function.ServerResponse;
 public final class DelayQueueDashboardAutoConfiguration {
 
 	@Bean
-	RouterFunction<ServerResponse> delayQueueDashboardRoutes(DelayQueueOperations operations, ScriptRunner scriptRunner,
-			ObjectProvider<ThroughputHistory> history, DelayQueueProperties properties) {
+	RouterFunction<ServerResponse> delayQueueDashboardRoutes(DelayQueueOperations operations, DelayQueueAdmin admin,
+			ScriptRunner scriptRunner, ObjectProvider<ThroughputHistory> history, DelayQueueProperties properties) {
 		DelayQueueProperties.Dashboard dashboard = properties.getDashboard();
-		DashboardApi api = new DashboardApi(operations,
+		DashboardAccess access = new DashboardAccess(dashboard.isReadOnly(), dashboard.getShowPayloads(),
+				dashboard.getRoles(), dashboard.getAllowedOrigins());
+		DashboardApi api = new DashboardApi(operations, admin,
 				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), history.getIfAvailable(),
-				scriptRunner.redis(), dashboard.isShowPayloads(), dashboard.isReadOnly());
+				scriptRunner.redis(), access);
 		return api.routes(dashboard.getPath());
 	}
 
 	@Bean
-	FilterRegistrationBean<DashboardRequestGuard> delayQueueDashboardGuard(DelayQueueProperties properties) {
-		DelayQueueProperties.Dashboard dashboard = properties.getDashboard();
-		FilterRegistrationBean<DashboardRequestGuard> registration = new FilterRegistrationBean<>(
-				new DashboardRequestGuard(dashboard.getPath(), dashboard.isReadOnly()));
-		registration.addUrlPatterns(dashboard.getPath(), dashboard.getPath() + "/*");
-		registration.setName("delayQueueDashboardGuard");
+	FilterRegistrationBean<DashboardResponseHeaders> delayQueueDashboardResponseHeaders(
+			DelayQueueProperties properties) {
+		String path = properties.getDashboard().getPath();
+		FilterRegistrationBean<DashboardResponseHeaders> registration = new FilterRegistrationBean<>(
+				new DashboardResponseHeaders());
+		registration.addUrlPatterns(path, path + "/*");
+		registration.setName("delayQueueDashboardResponseHeaders");
 		return registration;
 	}
 

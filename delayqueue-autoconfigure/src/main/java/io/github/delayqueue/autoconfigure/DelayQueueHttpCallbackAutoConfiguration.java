@@ -10,11 +10,9 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
-import org.springframework.web.client.RestClient;
 
 /**
  * Auto-configuration of HTTP callback jobs: the built-in listener that performs them and
@@ -23,7 +21,6 @@ import org.springframework.web.client.RestClient;
  * @author delayqueue contributors
  */
 @AutoConfiguration(after = DelayQueueAutoConfiguration.class)
-@ConditionalOnClass(RestClient.class)
 @ConditionalOnBean(DelayQueueOperations.class)
 @ConditionalOnBooleanProperty(name = "delayqueue.http-callback.enabled")
 public final class DelayQueueHttpCallbackAutoConfiguration {

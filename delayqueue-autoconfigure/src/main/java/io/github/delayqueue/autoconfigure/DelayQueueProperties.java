@@ -3,9 +3,13 @@ package io.github.delayqueue.autoconfigure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
+import io.github.delayqueue.dashboard.DashboardOrigins;
+import io.github.delayqueue.dashboard.ShowValues;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
@@ -130,6 +134,13 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 		if (this.dashboard.path == null || !this.dashboard.path.matches("(/[A-Za-z0-9._~-]+)+")) {
 			problems.invalid("delayqueue.dashboard.path", this.dashboard.path,
 					"The path must start with '/' and hold segments of A-Z a-z 0-9 . _ ~ -, without a trailing '/'");
+		}
+		for (int i = 0; i < this.dashboard.allowedOrigins.size(); i++) {
+			String origin = this.dashboard.allowedOrigins.get(i);
+			if (origin == null || DashboardOrigins.normalize(origin) == null) {
+				problems.invalid("delayqueue.dashboard.allowed-origins[" + i + "]", origin,
+						"An origin is scheme://host or scheme://host:port with scheme http or https, and no path");
+			}
 		}
 		if (this.listener.shutdownTimeout == null || this.listener.shutdownTimeout.isNegative()) {
 			problems.invalid("delayqueue.listener.shutdown-timeout", this.listener.shutdownTimeout,
@@ -363,9 +374,24 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 		private boolean readOnly = true;
 
 		/**
-		 * Whether job details show payloads and header values.
+		 * When payloads, header values, the messages of last errors and host names are
+		 * shown, which may hold credentials: never, when-authorized (to a user with one
+		 * of the roles) or always.
 		 */
-		private boolean showPayloads = true;
+		private ShowValues showPayloads = ShowValues.NEVER;
+
+		/**
+		 * Roles that see payloads, header values, error messages and host names when
+		 * show-payloads is when-authorized; empty for any authenticated user.
+		 */
+		private Set<String> roles = new LinkedHashSet<>();
+
+		/**
+		 * Origins (scheme://host[:port]) the dashboard answers and accepts changes from;
+		 * requests sent to any other host are refused. Empty: any host, and changes only
+		 * from the origin each request was sent to.
+		 */
+		private List<String> allowedOrigins = new ArrayList<>();
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -391,12 +417,28 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 			this.readOnly = readOnly;
 		}
 
-		public boolean isShowPayloads() {
+		public ShowValues getShowPayloads() {
 			return this.showPayloads;
 		}
 
-		public void setShowPayloads(boolean showPayloads) {
+		public void setShowPayloads(ShowValues showPayloads) {
 			this.showPayloads = showPayloads;
+		}
+
+		public Set<String> getRoles() {
+			return this.roles;
+		}
+
+		public void setRoles(Set<String> roles) {
+			this.roles = roles;
+		}
+
+		public List<String> getAllowedOrigins() {
+			return this.allowedOrigins;
+		}
+
+		public void setAllowedOrigins(List<String> allowedOrigins) {
+			this.allowedOrigins = allowedOrigins;
 		}
 
 	}

@@ -31,11 +31,34 @@ final class DueTimeListenerRelay implements SmartInitializingSingleton {
 		this.resolved = this.listeners.orderedStream().toList();
 	}
 
-	void jobScheduled(String topic, long dueAtMillis) {
+	/**
+	 * Return a listener that passes both kinds of due times on, each as it came: not a
+	 * bean, which would be among the beans it passes them to.
+	 * @return the listener
+	 */
+	DueTimeListener asListener() {
+		return new DueTimeListener() {
+
+			@Override
+			public void jobScheduled(String topic, long dueAtMillis) {
+				for (DueTimeListener listener : listeners()) {
+					listener.jobScheduled(topic, dueAtMillis);
+				}
+			}
+
+			@Override
+			public void jobScheduledInQueue(String queue, long dueAtMillis) {
+				for (DueTimeListener listener : listeners()) {
+					listener.jobScheduledInQueue(queue, dueAtMillis);
+				}
+			}
+
+		};
+	}
+
+	private List<DueTimeListener> listeners() {
 		List<DueTimeListener> current = this.resolved;
-		for (DueTimeListener listener : (current != null) ? current : this.listeners.orderedStream().toList()) {
-			listener.jobScheduled(topic, dueAtMillis);
-		}
+		return (current != null) ? current : this.listeners.orderedStream().toList();
 	}
 
 }

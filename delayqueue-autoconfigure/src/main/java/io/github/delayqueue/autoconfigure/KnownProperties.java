@@ -71,13 +71,24 @@ final class KnownProperties {
 	 * @return the closest key, or {@code null}
 	 */
 	@Nullable String closest(String key) {
-		String best = null;
+		Match match = closestMatch(key);
+		return (match != null) ? match.key() : null;
+	}
+
+	/**
+	 * Return the key closest to a given one, and how far it is, if it is close enough to
+	 * be a typo of it.
+	 * @param key a key, in the same form as {@link #keys()}
+	 * @return the closest key and its distance, or {@code null}
+	 */
+	@Nullable Match closestMatch(String key) {
+		Match best = null;
 		int bestDistance = Math.max(2, key.length() / 8) + 1;
 		for (String candidate : this.keys) {
 			int distance = distance(key,
 					candidate.endsWith(".*") ? candidate.substring(0, candidate.length() - 2) : candidate);
 			if (distance < bestDistance) {
-				best = candidate;
+				best = new Match(candidate, distance);
 				bestDistance = distance;
 			}
 		}
@@ -247,6 +258,16 @@ final class KnownProperties {
 			current = swap;
 		}
 		return previous[b.length()];
+	}
+
+	/**
+	 * A known key close to another one.
+	 *
+	 * @param key the known key
+	 * @param distance how many characters must change to turn one into the other
+	 */
+	record Match(String key, int distance) {
+
 	}
 
 }

@@ -22,6 +22,12 @@ import org.jspecify.annotations.Nullable;
  */
 public class PropertiesTopicPolicies implements TopicPolicies {
 
+	/**
+	 * What a topic name may be, for messages about one that is not.
+	 */
+	static final String TOPIC_NAME_RULE = "Topic names use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with "
+			+ "a letter or digit";
+
 	private final TopicProperties defaults;
 
 	private final Map<String, TopicProperties> topics;
@@ -54,8 +60,7 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 		resolve("delayqueue.defaults", defaults, defaults, problems);
 		topics.forEach((topic, settings) -> {
 			if (!JobConstraints.isValidTopic(topic)) {
-				problems.invalid("delayqueue.topics." + topic, topic,
-						"Topic names use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit");
+				problems.invalid("delayqueue.topics." + topic, topic, TOPIC_NAME_RULE);
 			}
 			// Only what the topic sets itself: a bad default is reported once, as a
 			// default.
@@ -85,7 +90,7 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 	private static TopicPolicy resolve(String prefix, TopicProperties topic, TopicProperties defaults,
 			ConfigurationProblems problems) {
 		Duration ttr = pick(topic, defaults, TopicProperties::getTtr);
-		positive(problems, prefix + ".ttr", ttr);
+		atLeastOneMillisecond(problems, prefix + ".ttr", ttr);
 		int concurrency = pick(topic, defaults, TopicProperties::getConcurrency);
 		atLeast(problems, prefix + ".concurrency", concurrency, 1);
 		int maxAttempts = pick(topic, defaults, (t) -> t.getRetry().getMaxAttempts());
@@ -132,9 +137,10 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 		return value;
 	}
 
-	private static void positive(ConfigurationProblems problems, String name, Duration value) {
-		if (value.isNegative() || value.isZero()) {
-			problems.invalid(name, value, "The duration must be more than zero");
+	// Claims count a time to run in whole milliseconds: less than one would be none.
+	private static void atLeastOneMillisecond(ConfigurationProblems problems, String name, Duration value) {
+		if (value.toMillis() < 1) {
+			problems.invalid(name, value, "The duration must be at least 1 ms");
 		}
 	}
 

@@ -1,7 +1,9 @@
 package io.github.delayqueue.autoconfigure;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 import io.github.delayqueue.autoconfigure.DelayQueueProperties.TopicProperties;
 
@@ -13,6 +15,8 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.origin.Origin;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
 
 /**
@@ -28,6 +32,8 @@ import org.springframework.core.env.Environment;
 final class TopicPropertiesBinder {
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("delayqueue.topics");
+
+	private static final String WRITTEN_PREFIX = ROOT + ".";
 
 	private static final KnownProperties SETTINGS = new KnownProperties(TopicProperties.class);
 
@@ -47,6 +53,9 @@ final class TopicPropertiesBinder {
 				boolean dashesSplit = UnknownPropertyCheck.isEnvironmentVariables(source);
 				iterable.filter(ROOT::isAncestorOf)
 					.forEach((name) -> topicName(source, name, dashesSplit, names, problems));
+				if (!dashesSplit) {
+					checkTopicsAsWritten(source, problems);
+				}
 			}
 		}
 		Binder binder = Binder.get(environment);
@@ -67,20 +76,91 @@ final class TopicPropertiesBinder {
 
 	private static void topicName(ConfigurationPropertySource source, ConfigurationPropertyName name,
 			boolean dashesSplit, Map<String, ConfigurationPropertyName> names, ConfigurationProblems problems) {
-		int first = ROOT.getNumberOfElements();
-		for (int end = first + 1; end < name.getNumberOfElements(); end++) {
+		int end = settingStart(name, dashesSplit);
+		if (end >= 0) {
+			names.putIfAbsent(topic(name, end), name.chop(end));
+			return;
+		}
+		problems.unknown(name.toString(), UnknownPropertyCheck.origin(source, name), hint(name));
+	}
+
+	// The index of the first element of the setting that ends a name, or -1 if no end of
+	// the name is a setting.
+	private static int settingStart(ConfigurationPropertyName name, boolean dashesSplit) {
+		for (int end = ROOT.getNumberOfElements() + 1; end < name.getNumberOfElements(); end++) {
 			if (SETTINGS.isKnown(name, end, dashesSplit)) {
-				StringBuilder topic = new StringBuilder();
-				for (int i = first; i < end; i++) {
-					topic.append((i > first) ? "." : "")
-						.append(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
-				}
-				names.putIfAbsent(topic.toString(), name.chop(end));
-				return;
+				return end;
 			}
 		}
-		problems.unknown(name.toString(), UnknownPropertyCheck.origin(source, name),
-				"a topic takes " + settings() + " (delayqueue.topics.<topic>.<setting>)");
+		return -1;
+	}
+
+	private static String topic(ConfigurationPropertyName name, int end) {
+		StringBuilder topic = new StringBuilder();
+		for (int i = ROOT.getNumberOfElements(); i < end; i++) {
+			topic.append((topic.length() > 0) ? "." : "")
+				.append(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
+		}
+		return topic.toString();
+	}
+
+	// The nearest setting over every place the topic name might end, the latest place
+	// when two are as near: 'orders.timeout.ttl' suggests 'orders.timeout.ttr'.
+	private static String hint(ConfigurationPropertyName name) {
+		KnownProperties.Match best = null;
+		int bestEnd = -1;
+		for (int end = ROOT.getNumberOfElements() + 1; end < name.getNumberOfElements(); end++) {
+			KnownProperties.Match match = SETTINGS.closestMatch(name.subName(end).toString());
+			if (match != null && (best == null || match.distance() <= best.distance())) {
+				best = match;
+				bestEnd = end;
+			}
+		}
+		if (best == null) {
+			return "a topic takes " + settings() + " (delayqueue.topics.<topic>.<setting>)";
+		}
+		String setting = best.key().endsWith(".*") ? best.key().substring(0, best.key().length() - 2) : best.key();
+		return "did you mean '" + ROOT + "." + topic(name, bestEnd) + "." + setting + "'?";
+	}
+
+	// Spring Boot reads a key such as 'delayqueue.topics.bad topic!.ttr' as
+	// 'delayqueue.topics.badtopic.ttr': it drops what a property name cannot hold
+	// unless the key is in brackets. A topic name changed so was never a valid one; it
+	// fails here under the name it was written with, not bound under another.
+	private static void checkTopicsAsWritten(ConfigurationPropertySource source, ConfigurationProblems problems) {
+		if (!(source.getUnderlyingSource() instanceof EnumerablePropertySource<?> properties)) {
+			return;
+		}
+		Set<String> reported = new HashSet<>();
+		for (String written : properties.getPropertyNames()) {
+			if (!written.regionMatches(true, 0, WRITTEN_PREFIX, 0, WRITTEN_PREFIX.length())) {
+				continue;
+			}
+			ConfigurationPropertyName name = ConfigurationPropertyName.adapt(written, '.');
+			int end = settingStart(name, false);
+			String setting = (end >= 0) ? settingAsWritten(name, end) : "";
+			if (end < 0 || !written.endsWith(setting)
+					|| written.length() <= WRITTEN_PREFIX.length() + setting.length()) {
+				continue;
+			}
+			String topic = written.substring(WRITTEN_PREFIX.length(), written.length() - setting.length());
+			String read = topic(name, end);
+			if (!topic.equals(read) && reported.add(topic)) {
+				Origin origin = UnknownPropertyCheck.origin(source, name);
+				problems.add("Topic name '" + topic + "' under delayqueue.topics"
+						+ ((origin != null) ? " (from " + origin + ")" : "") + " is invalid: "
+						+ PropertiesTopicPolicies.TOPIC_NAME_RULE + "; Spring Boot would read it as '" + read + "'");
+			}
+		}
+	}
+
+	private static String settingAsWritten(ConfigurationPropertyName name, int end) {
+		StringBuilder setting = new StringBuilder();
+		for (int i = end; i < name.getNumberOfElements(); i++) {
+			String element = name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL);
+			setting.append(name.isNumericIndex(i) ? "[" + element + "]" : "." + element);
+		}
+		return setting.toString();
 	}
 
 }

@@ -226,7 +226,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		for (int attempt = 0;; attempt++) {
 			JobStore.EnqueueOutcome outcome = this.store.enqueue(job.topic(), job.encoded());
 			if (outcome.duplicates().isEmpty()) {
-				written(job.topic(), 1, outcome.earliestDelayedDue());
+				written(job.topic(), 1, outcome.delayed());
 				return job.id();
 			}
 			if (!job.generatedId() || attempt >= ID_CLASH_RETRIES) {
@@ -335,7 +335,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 				Set<String> duplicates = new HashSet<>(outcome.duplicates());
 				int written = groups.get(i).getValue().size() - duplicates.size();
 				if (written > 0) {
-					written(topic, written, outcome.earliestDelayedDue());
+					written(topic, written, outcome.delayed());
 				}
 				for (Prepared job : groups.get(i).getValue()) {
 					if (!duplicates.contains(job.id())) {
@@ -365,10 +365,12 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		return byTopic;
 	}
 
-	private void written(String topic, int count, long earliestDelayedDue) {
+	// Only the queues written are woken: one partition each, not the whole topic.
+	private void written(String topic, int count, List<JobStore.QueueDue> delayed) {
 		this.eventListener.jobsSent(topic, count);
-		if (earliestDelayedDue >= 0) {
-			this.dueTimeListener.jobScheduled(topic, earliestDelayedDue);
+		for (int i = 0; i < delayed.size(); i++) {
+			JobStore.QueueDue due = delayed.get(i);
+			this.dueTimeListener.jobScheduledInQueue(due.queue(), due.dueAtMillis());
 		}
 	}
 
@@ -395,11 +397,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		boolean generated = request.id() == null;
 		String id = generated ? this.idGenerator.next() : JobConstraints.checkId(topic, request.id());
 		String due = due(topic, request, generated);
-		if (request.ttr() != null
-				&& (request.ttr().isNegative() || request.ttr().isZero() || request.ttr().compareTo(MAX_DELAY) > 0)) {
-			throw new InvalidJobException("Time to run of job '" + id + "' for topic '" + topic
-					+ "' must be more than zero and at most " + MAX_DELAY.toDays() + " days, was " + request.ttr());
-		}
+		JobConstraints.checkTtr(topic, id, request.ttr());
 		if (request.maxAttempts() != null && request.maxAttempts() < 1) {
 			throw new InvalidJobException("Max attempts of job '" + id + "' for topic '" + topic
 					+ "' must be at least 1, was " + request.maxAttempts());
@@ -493,11 +491,11 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			throw new InvalidJobException("Delay for rescheduling job '" + jobId + "' of topic '" + topic
 					+ "' must not be negative, was " + delay);
 		}
-		long due = this.store.reschedule(topic, jobId, delay);
-		if (due >= 0 && !delay.isZero()) {
-			this.dueTimeListener.jobScheduled(topic, due);
+		JobStore.QueueDue due = this.store.reschedule(topic, jobId, delay);
+		if (due != null && !delay.isZero()) {
+			this.dueTimeListener.jobScheduledInQueue(due.queue(), due.dueAtMillis());
 		}
-		return due >= 0;
+		return due != null;
 	}
 
 	@Override

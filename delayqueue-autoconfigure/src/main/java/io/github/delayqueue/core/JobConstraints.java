@@ -1,5 +1,7 @@
 package io.github.delayqueue.core;
 
+import java.time.Duration;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -85,6 +87,23 @@ public final class JobConstraints {
 			}
 		}
 		return id;
+	}
+
+	/**
+	 * Check a job's own time to run. Claims count it in whole milliseconds, so a time
+	 * under one millisecond would be none at all.
+	 * @param topic the topic, for the message
+	 * @param id the job id, for the message
+	 * @param ttr the time to run, or {@code null} for the topic's
+	 * @throws InvalidJobException if it is under one millisecond or over
+	 * {@link DelayQueueTemplate#MAX_DELAY}
+	 */
+	public static void checkTtr(String topic, String id, @Nullable Duration ttr) {
+		if (ttr != null && (ttr.compareTo(DelayQueueTemplate.MAX_DELAY) > 0 || ttr.toMillis() < 1)) {
+			throw new InvalidJobException(
+					"Time to run (ttr) of job '" + id + "' for topic '" + topic + "' must be at least 1 ms and at most "
+							+ DelayQueueTemplate.MAX_DELAY.toDays() + " days, was " + ttr);
+		}
 	}
 
 }

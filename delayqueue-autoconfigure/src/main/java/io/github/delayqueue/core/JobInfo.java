@@ -3,6 +3,8 @@ package io.github.delayqueue.core;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -18,15 +20,20 @@ import org.jspecify.annotations.Nullable;
  * @param lastError the last failure, or {@code null} if it never failed
  * @param headers the headers it was sent with
  * @param payloadJson the payload as JSON
+ * @param diedAt when the job became {@link JobState#DEAD DEAD}, by the Redis clock, or
+ * {@code null} when it is in another state
  * @author delayqueue contributors
  */
 public record JobInfo(String id, String topic, JobState state, int attempts, Instant dueAt, Instant createdAt,
-		@Nullable String lastError, Map<String, String> headers, String payloadJson) {
+		@Nullable String lastError, Map<String, String> headers, String payloadJson, @Nullable Instant diedAt) {
 
 	/**
 	 * What a hidden payload or header value shows instead.
 	 */
 	public static final String HIDDEN = "******";
+
+	private static final Pattern CLASS_NAME = Pattern
+		.compile("(?:[\\p{L}_$][\\p{L}\\p{N}_$]*\\.)+[\\p{L}_$][\\p{L}\\p{N}_$]*");
 
 	/**
 	 * Create a job description, keeping an unmodifiable copy of the headers.
@@ -36,16 +43,46 @@ public record JobInfo(String id, String topic, JobState state, int attempts, Ins
 	}
 
 	/**
-	 * Return this job with its payload and header values replaced by {@link #HIDDEN}, for
-	 * showing to someone who may not see them: they may hold personal data or
-	 * credentials, such as the {@code Authorization} header of an HTTP callback.
+	 * Create a job description without a time of death, for a job that is not dead.
+	 * @param id the job id
+	 * @param topic the topic
+	 * @param state the current state
+	 * @param attempts deliveries made so far
+	 * @param dueAt when the job is or was due, by the Redis clock
+	 * @param createdAt when the job was sent, by the Redis clock
+	 * @param lastError the last failure, or {@code null} if it never failed
+	 * @param headers the headers it was sent with
+	 * @param payloadJson the payload as JSON
+	 */
+	public JobInfo(String id, String topic, JobState state, int attempts, Instant dueAt, Instant createdAt,
+			@Nullable String lastError, Map<String, String> headers, String payloadJson) {
+		this(id, topic, state, attempts, dueAt, createdAt, lastError, headers, payloadJson, null);
+	}
+
+	/**
+	 * Return this job with its payload, header values and the message of its last error
+	 * replaced by {@link #HIDDEN}, for showing to someone who may not see them: they may
+	 * hold personal data or credentials, such as the {@code Authorization} header of an
+	 * HTTP callback or an error message that quotes a request. The last error keeps the
+	 * class name of its exception, which tells what went wrong without the details.
 	 * @return the job without values
 	 */
 	public JobInfo withoutValues() {
 		Map<String, String> masked = new LinkedHashMap<>();
 		this.headers.keySet().forEach((name) -> masked.put(name, HIDDEN));
-		return new JobInfo(this.id, this.topic, this.state, this.attempts, this.dueAt, this.createdAt, this.lastError,
-				masked, HIDDEN);
+		return new JobInfo(this.id, this.topic, this.state, this.attempts, this.dueAt, this.createdAt,
+				withoutMessage(this.lastError), masked, HIDDEN, this.diedAt);
+	}
+
+	// Keeps the first line up to the exception's class name ("Failed 5 of 5 attempts;
+	// last: java.net.ConnectException"): the starter's own words and a class name hold no
+	// secret, the message after them may.
+	private static @Nullable String withoutMessage(@Nullable String error) {
+		if (error == null) {
+			return null;
+		}
+		Matcher className = CLASS_NAME.matcher(error.lines().findFirst().orElse(""));
+		return className.find() ? error.substring(0, className.end()) + ": " + HIDDEN : HIDDEN;
 	}
 
 }

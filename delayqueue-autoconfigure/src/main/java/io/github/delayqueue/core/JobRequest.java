@@ -214,7 +214,7 @@ public final class JobRequest {
 
 		/**
 		 * Give this job its own time to run, instead of the topic's.
-		 * @param ttr more than zero
+		 * @param ttr at least one millisecond
 		 * @return this builder
 		 */
 		public Builder ttr(Duration ttr) {

@@ -9,19 +9,23 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.TopicOverview;
 import io.github.delayqueue.core.TopicStats;
 import io.github.delayqueue.history.ThroughputHistory;
 import io.github.delayqueue.listener.ListenerPresence;
+import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.web.servlet.function.HandlerFunction;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerRequest;
@@ -31,8 +35,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * The dashboard's JSON API under {@code <path>/api}, which the page calls and scripts may
  * call too: topics with their counts, due-lag, pause and listeners; pages of a topic's
  * jobs per state; one job; the throughput history; and the actions (run now, cancel,
- * requeue, purge, pause, resume), which {@link DashboardRequestGuard} lets through only
- * when the dashboard is not read-only and the request is same-origin.
+ * requeue, purge, pause, resume), which {@link DashboardGuard} lets through only when the
+ * dashboard is not read-only and the request is same-origin.
  *
  * @author delayqueue contributors
  */
@@ -47,39 +51,41 @@ public class DashboardApi {
 
 	private final DelayQueueOperations operations;
 
+	private final DelayQueueAdmin admin;
+
 	private final ListenerPresence presence;
 
 	private final @Nullable ThroughputHistory history;
 
 	private final StringRedisTemplate redis;
 
-	private final boolean showPayloads;
-
-	private final boolean readOnly;
+	private final DashboardAccess access;
 
 	/**
 	 * Create the API.
 	 * @param operations where jobs are read and changed
+	 * @param admin reads across topics
 	 * @param presence tells which listeners run where
 	 * @param history the throughput history, or {@code null} when it is switched off
 	 * @param redis reads the Redis clock, against which due-lag is measured
-	 * @param showPayloads whether job details show payloads and header values
-	 * @param readOnly whether the page offers no action (the guard refuses them anyway)
+	 * @param access who may do and see what
 	 */
-	public DashboardApi(DelayQueueOperations operations, ListenerPresence presence, @Nullable ThroughputHistory history,
-			StringRedisTemplate redis, boolean showPayloads, boolean readOnly) {
+	public DashboardApi(DelayQueueOperations operations, DelayQueueAdmin admin, ListenerPresence presence,
+			@Nullable ThroughputHistory history, StringRedisTemplate redis, DashboardAccess access) {
 		this.operations = operations;
+		this.admin = admin;
 		this.presence = presence;
 		this.history = history;
 		this.redis = redis;
-		this.showPayloads = showPayloads;
-		this.readOnly = readOnly;
+		this.access = access;
 	}
 
 	/**
 	 * Return the routes of the API and of the page under a path.
 	 * @param path the dashboard's path
 	 * @return the routes
+	 * @throws IllegalArgumentException if an allowed origin is not an http or https
+	 * origin
 	 */
 	public RouterFunction<ServerResponse> routes(String path) {
 		String api = path + "/api";
@@ -87,6 +93,7 @@ public class DashboardApi {
 		// The page's links are relative to its parent; with a trailing '/' they would
 		// miss.
 		URI withoutSlash = URI.create("../" + DashboardPage.lastSegment(path));
+		DashboardGuard guard = new DashboardGuard(this.access.readOnly(), this.access.allowedOrigins());
 		return RouterFunctions.route()
 			.GET(path, (request) -> ServerResponse.ok().contentType(MediaType.TEXT_HTML).body(page))
 			.GET(path + "/", (request) -> ServerResponse.status(HttpStatus.FOUND).location(withoutSlash).build())
@@ -97,15 +104,20 @@ public class DashboardApi {
 			.GET(api + "/topics/{topic}", (request) -> handle(this::topic, request))
 			.GET(api + "/topics/{topic}/jobs", (request) -> handle(this::jobs, request))
 			.GET(api + "/topics/{topic}/jobs/{id}", (request) -> handle(this::job, request))
-			.DELETE(api + "/topics/{topic}/jobs/{id}", (request) -> handle(this::delete, request))
-			.POST(api + "/topics/{topic}/jobs/{id}/run-now", (request) -> handle(this::runNow, request))
-			.POST(api + "/topics/{topic}/jobs/{id}/requeue", (request) -> handle(this::requeue, request))
-			.POST(api + "/topics/{topic}/requeue-dead", (request) -> handle(this::requeueDead, request))
-			.POST(api + "/topics/{topic}/purge-dead", (request) -> handle(this::purgeDead, request))
-			.POST(api + "/topics/{topic}/pause", (request) -> handle(this::pause, request))
-			.POST(api + "/topics/{topic}/resume", (request) -> handle(this::resume, request))
+			.DELETE(api + "/topics/{topic}/jobs/{id}", action(guard, this::delete))
+			.POST(api + "/topics/{topic}/jobs/{id}/run-now", action(guard, this::runNow))
+			.POST(api + "/topics/{topic}/jobs/{id}/requeue", action(guard, this::requeue))
+			.POST(api + "/topics/{topic}/requeue-dead", action(guard, this::requeueDead))
+			.POST(api + "/topics/{topic}/purge-dead", action(guard, this::purgeDead))
+			.POST(api + "/topics/{topic}/pause", action(guard, this::pause))
+			.POST(api + "/topics/{topic}/resume", action(guard, this::resume))
 			.add(DashboardAssets.routes(path))
+			.filter(guard)
 			.build();
+	}
+
+	private HandlerFunction<ServerResponse> action(DashboardGuard guard, Handler action) {
+		return guard.guard((request) -> handle(action, request));
 	}
 
 	private ServerResponse handle(Handler handler, ServerRequest request) {
@@ -119,16 +131,14 @@ public class DashboardApi {
 
 	private ServerResponse settings(ServerRequest request) {
 		return ServerResponse.ok()
-			.body(new SettingsView(this.readOnly, this.showPayloads, this.history != null, MAX_PAGE_SIZE));
+			.body(new SettingsView(this.access.readOnly(), shows(request), this.history != null, MAX_PAGE_SIZE));
 	}
 
 	private ServerResponse lookup(ServerRequest request) {
 		String id = request.pathVariable("id");
-		for (String topic : this.operations.topics()) {
-			Optional<JobInfo> job = this.operations.find(topic, id);
-			if (job.isPresent()) {
-				return ServerResponse.ok().body(this.showPayloads ? job.get() : job.get().withoutValues());
-			}
+		Optional<JobInfo> job = this.admin.findInAnyTopic(id);
+		if (job.isPresent()) {
+			return ServerResponse.ok().body(shown(job.get(), request));
 		}
 		return error(HttpStatus.NOT_FOUND, "No job '" + id + "' in any topic: it is done, cancelled or was never sent");
 	}
@@ -136,30 +146,30 @@ public class DashboardApi {
 	private ServerResponse topics(ServerRequest request) {
 		List<ListenerPresence.Instance> instances = this.presence.read();
 		long now = redisNow();
-		List<TopicRow> rows = new ArrayList<>();
-		for (String topic : this.operations.topics()) {
-			rows.add(row(topic, instances, now));
+		boolean shown = shows(request);
+		List<String> topics = this.admin.topics();
+		List<TopicOverview> overviews = this.admin.overview(topics);
+		List<TopicRow> rows = new ArrayList<>(topics.size());
+		for (int i = 0; i < topics.size(); i++) {
+			rows.add(row(topics.get(i), overviews.get(i), instances, now, shown));
 		}
 		return ServerResponse.ok().body(new TopicsView(Instant.ofEpochMilli(now), rows));
 	}
 
 	private ServerResponse topic(ServerRequest request) {
 		String topic = request.pathVariable("topic");
-		return ServerResponse.ok().body(row(topic, this.presence.read(), redisNow()));
+		return ServerResponse.ok()
+			.body(row(topic, this.admin.overview(topic), this.presence.read(), redisNow(), shows(request)));
 	}
 
-	private TopicRow row(String topic, List<ListenerPresence.Instance> instances, long now) {
-		TopicStats stats = this.operations.stats(topic);
-		List<ListenerRow> listeners = ListenerRow.of(topic, instances);
-		Long dueLag = null;
-		if (stats.ready() > 0) {
-			List<JobInfo> oldest = this.operations.jobs(topic, JobState.READY, 0, 1);
-			if (!oldest.isEmpty()) {
-				dueLag = Math.max(0, now - oldest.get(0).dueAt().toEpochMilli());
-			}
-		}
-		return new TopicRow(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
-				this.operations.isPaused(topic), dueLag, listeners, listeners.stream().noneMatch(ListenerRow::running));
+	private TopicRow row(String topic, TopicOverview overview, List<ListenerPresence.Instance> instances, long now,
+			boolean shown) {
+		TopicStats stats = overview.stats();
+		List<ListenerRow> listeners = ListenerRow.of(topic, instances, shown);
+		Instant oldestReady = overview.oldestReadyDueAt();
+		Long dueLag = (oldestReady != null) ? Math.max(0, now - oldestReady.toEpochMilli()) : null;
+		return new TopicRow(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(), overview.paused(),
+				dueLag, listeners, listeners.stream().noneMatch(ListenerRow::running));
 	}
 
 	private ServerResponse jobs(ServerRequest request) {
@@ -171,7 +181,11 @@ public class DashboardApi {
 			throw new IllegalArgumentException("Parameter offset must be 0 or more and count 1 to " + MAX_PAGE_SIZE
 					+ ", were " + offset + " and " + count);
 		}
-		List<JobRow> jobs = this.operations.jobs(topic, state, offset, count).stream().map(JobRow::of).toList();
+		boolean shown = shows(request);
+		List<JobRow> jobs = this.operations.jobs(topic, state, offset, count)
+			.stream()
+			.map((job) -> JobRow.of(shown ? job : job.withoutValues()))
+			.toList();
 		return ServerResponse.ok()
 			.body(new JobsView(topic, state.name().toLowerCase(Locale.ROOT), offset, count, jobs));
 	}
@@ -182,7 +196,7 @@ public class DashboardApi {
 			return error(HttpStatus.NOT_FOUND, "No job '" + request.pathVariable("id") + "' in topic '"
 					+ request.pathVariable("topic") + "': it is done, cancelled or was never sent");
 		}
-		return ServerResponse.ok().body(this.showPayloads ? job.get() : job.get().withoutValues());
+		return ServerResponse.ok().body(shown(job.get(), request));
 	}
 
 	private ServerResponse history(ServerRequest request) {
@@ -243,6 +257,16 @@ public class DashboardApi {
 		return ServerResponse.ok().body(Map.of("paused", false));
 	}
 
+	private boolean shows(ServerRequest request) {
+		HttpServletRequest servletRequest = request.servletRequest();
+		return this.access.showPayloads()
+			.isShown(servletRequest.getUserPrincipal(), servletRequest::isUserInRole, this.access.roles());
+	}
+
+	private JobInfo shown(JobInfo job, ServerRequest request) {
+		return shows(request) ? job : job.withoutValues();
+	}
+
 	private long redisNow() {
 		Long time = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
 		return (time != null) ? time : System.currentTimeMillis();
@@ -287,7 +311,8 @@ public class DashboardApi {
 	 * What the page may show and offer.
 	 *
 	 * @param readOnly whether actions are refused
-	 * @param showPayloads whether payloads and header values are shown
+	 * @param showPayloads whether payloads, header values, error messages and host names
+	 * are shown to the user who asked
 	 * @param history whether the throughput history is kept
 	 * @param maxPageSize the most jobs one page may hold
 	 */
@@ -335,17 +360,26 @@ public class DashboardApi {
 	 */
 	public record ListenerRow(String instance, String host, String id, int concurrency, boolean running) {
 
-		static List<ListenerRow> of(String topic, List<ListenerPresence.Instance> instances) {
+		static List<ListenerRow> of(String topic, List<ListenerPresence.Instance> instances, boolean shown) {
 			List<ListenerRow> rows = new ArrayList<>();
 			for (ListenerPresence.Instance instance : instances) {
+				// An instance's id is its host name and a random part; the random part
+				// keeps
+				// instances apart when the host name is hidden.
+				String id = shown ? instance.id() : hiddenHost(instance.id());
+				String host = shown ? instance.host() : JobInfo.HIDDEN;
 				for (ListenerPresence.Listener listener : instance.listeners()) {
 					if (listener.topics().contains(topic)) {
-						rows.add(new ListenerRow(instance.id(), instance.host(), listener.id(), listener.concurrency(),
-								listener.running()));
+						rows.add(new ListenerRow(id, host, listener.id(), listener.concurrency(), listener.running()));
 					}
 				}
 			}
 			return rows;
+		}
+
+		private static String hiddenHost(String instance) {
+			int colon = instance.lastIndexOf(':');
+			return (colon >= 0) ? JobInfo.HIDDEN + instance.substring(colon) : JobInfo.HIDDEN;
 		}
 
 	}
@@ -371,11 +405,13 @@ public class DashboardApi {
 	 * @param createdAt when it was sent
 	 * @param attempts deliveries made
 	 * @param lastError its last failure, if any
+	 * @param diedAt when it died, for a dead job
 	 */
-	public record JobRow(String id, Instant dueAt, Instant createdAt, int attempts, @Nullable String lastError) {
+	public record JobRow(String id, Instant dueAt, Instant createdAt, int attempts, @Nullable String lastError,
+			@Nullable Instant diedAt) {
 
 		static JobRow of(JobInfo job) {
-			return new JobRow(job.id(), job.dueAt(), job.createdAt(), job.attempts(), job.lastError());
+			return new JobRow(job.id(), job.dueAt(), job.createdAt(), job.attempts(), job.lastError(), job.diedAt());
 		}
 
 	}

@@ -17,6 +17,7 @@ final class DashboardPage {
 			<meta name="viewport" content="width=device-width, initial-scale=1">
 			<meta name="color-scheme" content="light dark">
 			<title>delayqueue</title>
+			<link rel="icon" type="image/svg+xml" href="{last}/assets/favicon.svg">
 			<link rel="stylesheet" href="{last}/assets/uplot/uPlot.min.css">
 			<link rel="stylesheet" href="{last}/assets/dashboard.css">
 			<script type="module" src="{last}/assets/app.js"></script>

@@ -1,6 +1,6 @@
 /**
- * The web dashboard: its JSON API and the guard that keeps it same-origin and read-only
- * unless configured otherwise.
+ * The web dashboard: its page, its JSON API, and the rules that keep its actions off
+ * unless configured otherwise and same-origin always.
  */
 @NullMarked
 package io.github.delayqueue.dashboard;

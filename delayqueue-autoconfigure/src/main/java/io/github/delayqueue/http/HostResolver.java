@@ -4,10 +4,10 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * Turns the host name of an HTTP callback into the addresses it stands for, so that
- * {@link HttpCallbackValidator} can refuse names that lead to loopback, link-local or
- * private addresses. The default, {@link #SYSTEM}, asks the JVM, which is also what the
- * HTTP client asks a moment later.
+ * Turns the host name of an HTTP callback into the addresses it stands for, just before
+ * the call, so that {@link HttpCallbackValidator} can refuse names that lead to loopback,
+ * link-local or private addresses. The addresses it returns, once checked, are the only
+ * ones the call connects to. The default, {@link #SYSTEM}, asks the JVM.
  *
  * @author delayqueue contributors
  */

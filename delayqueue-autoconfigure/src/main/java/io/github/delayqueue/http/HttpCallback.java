@@ -39,14 +39,15 @@ import org.jspecify.annotations.Nullable;
  * the URL must be absolute {@code http} or {@code https} with a host and without user
  * information, the method one of {@code GET}, {@code HEAD}, {@code POST}, {@code PUT},
  * {@code PATCH}, {@code DELETE} and {@code OPTIONS}, a body is allowed only with
- * {@code POST}, {@code PUT} and {@code PATCH}, header names must be HTTP tokens without
- * line breaks in their values (the headers the HTTP client sets itself, such as
- * {@code Host} and {@code Content-Length}, are refused) and the timeout must be more than
- * zero. Breaking a rule throws {@link InvalidJobException}. Where callbacks may go,
- * {@code delayqueue.http-callback.allowed-hosts}, is checked when the job is sent and
- * again, with the host resolved anew, before the call: an empty list allows no host, and
- * loopback, link-local and private addresses must be listed as addresses or ranges (see
- * {@link HttpCallbackValidator}).
+ * {@code POST}, {@code PUT} and {@code PATCH}, header names must be HTTP tokens and their
+ * values ISO-8859-1 text without line breaks or other control characters (the headers the
+ * HTTP client sets itself, such as {@code Host} and {@code Content-Length}, are refused)
+ * and the timeout must be more than zero. Breaking a rule throws
+ * {@link InvalidJobException}. Where callbacks may go,
+ * {@code delayqueue.http-callback.allowed-hosts}, is checked when the job is sent (the
+ * host must be listed) and again before the call, with the host resolved then: an empty
+ * list allows no host, and loopback, link-local and private addresses must be listed as
+ * addresses or ranges (see {@link HttpCallbackValidator}).
  *
  * <p>
  * A body sent without a {@code Content-Type} header is sent as
@@ -72,8 +73,8 @@ public record HttpCallback(String url, String method, Map<String, String> header
 
 	private static final Set<String> METHODS_WITH_BODY = Set.of("POST", "PUT", "PATCH");
 
-	// Set by the HTTP client itself; the JDK client refuses or drops them, so refuse them
-	// here.
+	// Set by the executor itself (Host, Content-Length, Connection) or about how the
+	// connection is used, which is the executor's to decide.
 	private static final Set<String> RESTRICTED_HEADERS = Set.of("connection", "content-length", "expect", "host",
 			"upgrade", "transfer-encoding", "keep-alive", "te", "trailer", "proxy-connection");
 
@@ -251,9 +252,20 @@ public record HttpCallback(String url, String method, Map<String, String> header
 				throw new InvalidJobException(
 						"HTTP callback header '" + name + "' must have a value without line breaks");
 			}
+			if (!value.chars().allMatch(HttpCallback::isFieldValueCharacter)) {
+				throw new InvalidJobException("HTTP callback header '" + name
+						+ "' has a character that an HTTP/1.1 header value cannot carry: control characters and "
+						+ "characters beyond ISO-8859-1 are not allowed");
+			}
 			checked.put(name, value);
 		});
 		return Collections.unmodifiableMap(checked);
+	}
+
+	// What HTTP/1.1 carries in a field value (RFC 9110, section 5.5): visible characters
+	// of ISO-8859-1, spaces and tabs.
+	private static boolean isFieldValueCharacter(int c) {
+		return c == '\t' || (c >= 0x20 && c < 0x7f) || (c >= 0x80 && c <= 0xff);
 	}
 
 	private static boolean isTokenCharacter(int c) {

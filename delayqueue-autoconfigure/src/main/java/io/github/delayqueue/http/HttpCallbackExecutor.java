@@ -1,10 +1,9 @@
 package io.github.delayqueue.http;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpTimeoutException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,29 +11,28 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.List;
+
+import javax.net.ssl.SSLContext;
 
 import io.github.delayqueue.core.NonRetryableJobException;
 import io.github.delayqueue.core.RetryJobException;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
-import org.springframework.http.client.ClientHttpResponse;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
-import org.springframework.http.converter.ByteArrayHttpMessageConverter;
-import org.springframework.web.client.ResourceAccessException;
-import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestClientException;
-
 /**
- * Performs an {@link HttpCallback} with Spring's {@link RestClient} on the JDK HTTP
- * client and turns the outcome into the listener contract: returns on 2xx; throws
- * {@link HttpCallbackException} (retry on the backoff) or {@link RetryJobException}
- * (retry after {@code Retry-After}) on 408, 429, 5xx, timeouts and connection errors;
- * throws {@link NonRetryableJobException} on any other answer. Redirects are never
- * followed.
+ * Performs an {@link HttpCallback} and turns the outcome into the listener contract:
+ * returns on 2xx; throws {@link HttpCallbackException} (retry on the backoff) or
+ * {@link RetryJobException} (retry after {@code Retry-After}) on 408, 429, 5xx, timeouts
+ * and connection errors; throws {@link NonRetryableJobException} on any other answer.
+ * Redirects are never followed.
+ * <p>
+ * The call connects only to the addresses it is given, those that
+ * {@link HttpCallbackValidator#checkBeforeCall} checked, so that no second DNS lookup
+ * decides where it goes; the request still names the URL's host ({@code Host}, and for
+ * {@code https} the TLS server name and the certificate check). It speaks HTTP/1.1 over a
+ * connection of its own, closed after the answer, and sends {@code User-Agent:
+ * delayqueue/<version>} unless the callback sets a {@code User-Agent}. The JDK's HTTP
+ * clients resolve host names themselves, so they cannot be held to checked addresses.
  *
  * @author delayqueue contributors
  */
@@ -45,38 +43,26 @@ public class HttpCallbackExecutor {
 	 */
 	public static final int ERROR_BODY_CHARS = 200;
 
-	// Callbacks choose their own timeout but the JDK request factory has one per
-	// instance: one client per distinct timeout, a few in practice, bounded against odd
-	// callers.
-	private static final int MAX_CACHED_CLIENTS = 64;
-
-	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-
-	private final HttpClient httpClient;
-
-	private final Map<Duration, RestClient> clients = new ConcurrentHashMap<>();
+	private final PinnedConnector connector;
 
 	private Clock clock = Clock.systemUTC();
 
 	private Duration maxRetryAfter = Duration.ofDays(1);
 
 	/**
-	 * Create an executor on a JDK HTTP client that never follows redirects.
+	 * Create an executor that trusts the certificates the JVM trusts.
 	 */
 	public HttpCallbackExecutor() {
-		this(HttpClient.newBuilder()
-			.followRedirects(HttpClient.Redirect.NEVER)
-			.connectTimeout(CONNECT_TIMEOUT)
-			.build());
+		this.connector = new PinnedConnector(null);
 	}
 
 	/**
-	 * Create an executor on the given JDK HTTP client; give it
-	 * {@link HttpClient.Redirect#NEVER}, or redirects escape the allow-list.
-	 * @param httpClient the client
+	 * Create an executor with a TLS setup of its own, for partners whose certificates
+	 * come from a private authority or that ask for a client certificate.
+	 * @param sslContext the TLS setup of {@code https} callbacks
 	 */
-	public HttpCallbackExecutor(HttpClient httpClient) {
-		this.httpClient = httpClient;
+	public HttpCallbackExecutor(SSLContext sslContext) {
+		this.connector = new PinnedConnector(sslContext);
 	}
 
 	/**
@@ -97,55 +83,56 @@ public class HttpCallbackExecutor {
 	}
 
 	/**
-	 * Perform a callback.
+	 * Perform a callback, connecting to one of the given addresses of its host.
 	 * @param callback the callback
+	 * @param addresses the addresses the call may connect to, tried in order until one
+	 * accepts the connection: those {@link HttpCallbackValidator#checkBeforeCall}
+	 * returned
 	 * @throws HttpCallbackException if it failed and a later attempt may succeed
 	 * @throws RetryJobException if the answer asked to try again after a while
 	 * @throws NonRetryableJobException if trying again cannot help
+	 * @throws IllegalArgumentException if no address is given
 	 */
-	public void execute(HttpCallback callback) {
-		URI uri = HttpCallback.parse(callback.url());
+	public void execute(HttpCallback callback, List<InetAddress> addresses) {
+		if (addresses.isEmpty()) {
+			throw new IllegalArgumentException("No address to call " + HttpCallback.describe(callback.url()));
+		}
 		String target = callback.method() + " " + HttpCallback.describe(callback.url());
-		RestClient.RequestBodySpec request = client(callback.timeout()).method(HttpMethod.valueOf(callback.method()))
-			.uri(uri)
-			.headers((headers) -> callback.headers().forEach(headers::set));
-		if (callback.body() != null) {
-			if (callback.headers().keySet().stream().noneMatch(HttpHeaders.CONTENT_TYPE::equalsIgnoreCase)) {
-				request.header(HttpHeaders.CONTENT_TYPE, "text/plain;charset=UTF-8");
+		try (CallDeadline deadline = new CallDeadline(callback.timeout())) {
+			Socket socket = null;
+			try {
+				socket = this.connector.connect(HttpCallback.parse(callback.url()), addresses, deadline);
+				handle(target, Http11Exchange.send(socket, callback, UserAgent.DEFAULT, deadline));
 			}
-			request.body(callback.body().getBytes(StandardCharsets.UTF_8));
-		}
-		try {
-			request.exchange((clientRequest, response) -> {
-				handle(target, response);
-				return null;
-			}, true);
-		}
-		catch (ResourceAccessException ex) {
-			if (isTimeout(ex)) {
-				throw new HttpCallbackException(target + " timed out after " + callback.timeout(), 0, ex);
+			catch (IOException ex) {
+				throw failure(target, ex, deadline);
 			}
-			throw new HttpCallbackException(target + " failed: " + causeMessage(ex), 0, ex);
-		}
-		catch (RestClientException ex) {
-			throw new HttpCallbackException(target + " failed: " + causeMessage(ex), 0, ex);
-		}
-		catch (IllegalArgumentException ex) {
-			// The HTTP client refused the request itself: the same request would be
-			// refused again.
-			throw new NonRetryableJobException(target + " cannot be sent: " + ex.getMessage(), ex);
+			finally {
+				if (socket != null) {
+					CallDeadline.closeQuietly(socket);
+				}
+			}
 		}
 	}
 
-	private void handle(String target, ClientHttpResponse response) throws IOException {
-		int status = response.getStatusCode().value();
+	private static HttpCallbackException failure(String target, IOException ex, CallDeadline deadline) {
+		// When the time is up the socket is closed under a blocked write or read, which
+		// then fails with a plain "Socket closed".
+		if (ex instanceof SocketTimeoutException || deadline.hasPassed()) {
+			return new HttpCallbackException(target + " timed out after " + deadline.timeout(), 0, ex);
+		}
+		return new HttpCallbackException(target + " failed: " + causeMessage(ex), 0, ex);
+	}
+
+	private void handle(String target, Http11Response response) {
+		int status = response.status();
 		if (status >= 200 && status < 300) {
 			return;
 		}
 		String failure = "HTTP " + status + " from " + target;
 		if (status == 408 || status == 429 || status >= 500) {
 			String message = failure + bodyStart(response);
-			Duration retryAfter = retryAfter(response.getHeaders());
+			Duration retryAfter = retryAfter(response);
 			if (retryAfter != null) {
 				throw new RetryJobException(message + " (Retry-After " + retryAfter + ")", retryAfter,
 						new HttpCallbackException(message, status, null));
@@ -153,7 +140,7 @@ public class HttpCallbackExecutor {
 			throw new HttpCallbackException(message, status, null);
 		}
 		if (status >= 300 && status < 400) {
-			String location = response.getHeaders().getFirst(HttpHeaders.LOCATION);
+			String location = response.header("Location");
 			throw new NonRetryableJobException(failure + ": redirects are not followed"
 					+ ((location != null) ? " (Location: " + HttpCallback.describe(location) + ")" : "")
 					+ "; call the final URL");
@@ -161,8 +148,8 @@ public class HttpCallbackExecutor {
 		throw new NonRetryableJobException(failure + bodyStart(response));
 	}
 
-	private @Nullable Duration retryAfter(HttpHeaders headers) {
-		String value = headers.getFirst(HttpHeaders.RETRY_AFTER);
+	private @Nullable Duration retryAfter(Http11Response response) {
+		String value = response.header("Retry-After");
 		if (value == null || value.isBlank()) {
 			return null;
 		}
@@ -180,7 +167,7 @@ public class HttpCallbackExecutor {
 			try {
 				Instant at = ZonedDateTime.parse(trimmed, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
 				// Measured against the server's own Date when it sent one: no clock skew.
-				wait = Duration.between(serverNow(headers), at);
+				wait = Duration.between(serverNow(response), at);
 			}
 			catch (DateTimeParseException ex) {
 				return null;
@@ -192,21 +179,24 @@ public class HttpCallbackExecutor {
 		return (wait.compareTo(this.maxRetryAfter) > 0) ? this.maxRetryAfter : wait;
 	}
 
-	private Instant serverNow(HttpHeaders headers) {
-		try {
-			long date = headers.getDate();
-			return (date >= 0) ? Instant.ofEpochMilli(date) : this.clock.instant();
+	private Instant serverNow(Http11Response response) {
+		String date = response.header("Date");
+		if (date != null) {
+			try {
+				return ZonedDateTime.parse(date.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+			}
+			catch (DateTimeParseException ex) {
+				// An unreadable Date: measured against this clock instead.
+			}
 		}
-		catch (IllegalArgumentException ex) {
-			return this.clock.instant();
-		}
+		return this.clock.instant();
 	}
 
-	private static String bodyStart(ClientHttpResponse response) {
-		try (InputStream body = response.getBody()) {
+	private static String bodyStart(Http11Response response) {
+		try {
 			// UTF-8 takes at most 4 bytes per character: enough bytes, never the whole
 			// body.
-			byte[] bytes = body.readNBytes(ERROR_BODY_CHARS * 4);
+			byte[] bytes = response.readBodyStart(ERROR_BODY_CHARS * 4);
 			String text = new String(bytes, StandardCharsets.UTF_8).replaceAll("\\s+", " ").strip();
 			if (text.isEmpty()) {
 				return "";
@@ -218,45 +208,11 @@ public class HttpCallbackExecutor {
 		}
 	}
 
-	private static boolean isTimeout(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (cause instanceof HttpTimeoutException) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	// The first cause below Spring's wrapper names the failure (ConnectException,
-	// SSLHandshakeException, UnresolvedAddressException ...); deeper ones rarely help.
-	private static String causeMessage(RestClientException ex) {
-		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-		String name = cause.getClass().getSimpleName();
-		return (cause.getMessage() != null) ? name + ": " + cause.getMessage() : name;
-	}
-
-	private RestClient client(Duration timeout) {
-		RestClient client = this.clients.get(timeout);
-		if (client != null) {
-			return client;
-		}
-		client = createClient(timeout);
-		if (this.clients.size() < MAX_CACHED_CLIENTS) {
-			this.clients.putIfAbsent(timeout, client);
-		}
-		return client;
-	}
-
-	private RestClient createClient(Duration timeout) {
-		JdkClientHttpRequestFactory requestFactory = new JdkClientHttpRequestFactory(this.httpClient);
-		requestFactory.setReadTimeout(timeout);
-		// Only raw bytes are sent and read: no default (JSON, XML ...) converters, and no
-		// user customizers that could add credentials meant for other services.
-		return RestClient.builder()
-			.requestFactory(requestFactory)
-			.configureMessageConverters(
-					(converters) -> converters.addCustomConverter(new ByteArrayHttpMessageConverter()))
-			.build();
+	// The exception names the failure (ConnectException, SSLHandshakeException,
+	// SocketException ...).
+	private static String causeMessage(IOException ex) {
+		String name = ex.getClass().getSimpleName();
+		return (ex.getMessage() != null) ? name + ": " + ex.getMessage() : name;
 	}
 
 }

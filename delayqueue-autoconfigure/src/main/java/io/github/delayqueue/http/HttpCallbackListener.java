@@ -1,13 +1,16 @@
 package io.github.delayqueue.http;
 
+import java.net.InetAddress;
+import java.util.List;
+
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.NonRetryableJobException;
 
 /**
  * The built-in listener of HTTP callback jobs: checks the host against the allow-list as
- * it is now and resolves it again, since configuration or DNS may have changed since the
- * job was sent, then performs the call.
+ * it is now and resolves it, since configuration or DNS may have changed since the job
+ * was sent, then performs the call to the addresses that passed the check.
  *
  * @author delayqueue contributors
  */
@@ -34,13 +37,14 @@ public class HttpCallbackListener {
 	 */
 	@DelayedJobListener(topics = "${delayqueue.http-callback.topic:http-callback}")
 	public void call(HttpCallback callback) {
+		List<InetAddress> addresses;
 		try {
-			this.validator.checkBeforeCall(callback);
+			addresses = this.validator.checkBeforeCall(callback);
 		}
 		catch (InvalidJobException ex) {
 			throw new NonRetryableJobException(ex.getMessage(), ex);
 		}
-		this.executor.execute(callback);
+		this.executor.execute(callback, addresses);
 	}
 
 }

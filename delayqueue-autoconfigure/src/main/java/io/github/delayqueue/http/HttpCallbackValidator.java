@@ -13,8 +13,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Decides where HTTP callbacks may go, from
  * {@code delayqueue.http-callback.allowed-hosts}: applied to every job when it is sent,
- * and by {@link HttpCallbackListener} again just before the call. Also refuses payloads
- * of the callback topic that are not {@link HttpCallback}s.
+ * without resolving its host, and by {@link HttpCallbackListener} again just before the
+ * call, with the host resolved then; the call connects only to the addresses that this
+ * last check passed. Also refuses payloads of the callback topic that are not
+ * {@link HttpCallback}s.
  * <p>
  * An entry is a host name, matched without regard to case; {@code *.example.com} for any
  * subdomain of {@code example.com} (not {@code example.com} itself); an IP address; or a
@@ -90,34 +92,35 @@ public class HttpCallbackValidator implements JobPayloadValidator {
 	}
 
 	/**
-	 * Check, when a callback is sent, that it may go where it points. A host name that
-	 * cannot be resolved now passes: it is checked again before the call.
+	 * Check, when a callback is sent, that its host is listed and, for an IP address in
+	 * the URL, that the address may be called. A host name is not resolved here: its
+	 * addresses are checked when the callback is due, by {@link #checkBeforeCall}, which
+	 * is the check that decides, so no DNS lookup holds up the sender.
 	 * @param callback the callback
 	 * @throws InvalidJobException if it may not
 	 */
 	public void checkAllowed(HttpCallback callback) {
-		InetAddress[] addresses = checkHostAndResolve(callback);
-		if (addresses != null) {
-			checkAddresses(callback, addresses);
+		InetAddress literal = checkListed(callback);
+		if (literal != null) {
+			checkAddresses(callback, List.of(literal));
 		}
 	}
 
 	/**
 	 * Check, just before a callback is performed, that it may go where it points, with
-	 * its host resolved now: a name may resolve elsewhere than when the job was sent.
+	 * its host resolved now, and return the addresses that passed: the call must connect
+	 * to one of these and to no address that a second lookup might return.
 	 * @param callback the callback
+	 * @return the addresses the call may connect to, at least one
 	 * @throws InvalidJobException if it may not
 	 * @throws HttpCallbackException if its host cannot be resolved now, which a later
 	 * attempt may cure
 	 */
-	public void checkBeforeCall(HttpCallback callback) {
-		InetAddress[] addresses = checkHostAndResolve(callback);
-		if (addresses == null) {
-			throw new HttpCallbackException(
-					target(callback) + " failed: host '" + HttpCallback.hostOf(callback) + "' cannot be resolved", 0,
-					null);
-		}
+	public List<InetAddress> checkBeforeCall(HttpCallback callback) {
+		InetAddress literal = checkListed(callback);
+		List<InetAddress> addresses = (literal != null) ? List.of(literal) : resolve(callback);
 		checkAddresses(callback, addresses);
+		return addresses;
 	}
 
 	/**
@@ -141,7 +144,8 @@ public class HttpCallbackValidator implements JobPayloadValidator {
 		return false;
 	}
 
-	private InetAddress @Nullable [] checkHostAndResolve(HttpCallback callback) {
+	// The URL's IP address, or null for a host name.
+	private @Nullable InetAddress checkListed(HttpCallback callback) {
 		String host = HttpCallback.hostOf(callback);
 		if (allowsNoHost()) {
 			throw new InvalidJobException("HTTP callback host '" + host + "' of " + target(callback) + " is refused: "
@@ -154,19 +158,26 @@ public class HttpCallbackValidator implements JobPayloadValidator {
 			throw new InvalidJobException("HTTP callback host '" + host + "' of " + target(callback) + " is not in "
 					+ ALLOWED_HOSTS_PROPERTY + ((kind != null) ? " (a non-public address: " + kind + ")" : ""));
 		}
-		if (literal != null) {
-			return new InetAddress[] { literal };
-		}
-		try {
-			InetAddress[] addresses = this.resolver.resolve(host);
-			return (addresses != null && addresses.length > 0) ? addresses : null;
-		}
-		catch (UnknownHostException ex) {
-			return null;
-		}
+		return literal;
 	}
 
-	private void checkAddresses(HttpCallback callback, InetAddress[] addresses) {
+	private List<InetAddress> resolve(HttpCallback callback) {
+		String host = HttpCallback.hostOf(callback);
+		InetAddress[] addresses;
+		try {
+			addresses = this.resolver.resolve(host);
+		}
+		catch (UnknownHostException ex) {
+			addresses = null;
+		}
+		if (addresses == null || addresses.length == 0) {
+			throw new HttpCallbackException(target(callback) + " failed: host '" + host + "' cannot be resolved", 0,
+					null);
+		}
+		return List.of(addresses);
+	}
+
+	private void checkAddresses(HttpCallback callback, List<InetAddress> addresses) {
 		String host = HttpCallback.hostOf(callback);
 		boolean literal = IpAddressRange.parseLiteral(host) != null;
 		for (InetAddress address : addresses) {

@@ -51,9 +51,11 @@ final class BatchingAcknowledger {
 	 * @param job the delivery
 	 * @param runTime how long the handler ran
 	 * @param ttr the delivery's time to run, for the message when the ack is fenced
+	 * @param deadline the delivery's time-to-run deadline in epoch ms by the Redis clock,
+	 * which tells an acknowledgement sent again after a lost reply from a fenced one
 	 */
-	void acknowledge(ClaimedJob job, Duration runTime, Duration ttr) {
-		this.queue.add(new Finished(job, runTime, ttr));
+	void acknowledge(ClaimedJob job, Duration runTime, Duration ttr, long deadline) {
+		this.queue.add(new Finished(job, runTime, ttr, deadline));
 		// Whoever wins the flag drains the queue; a worker that loses returns
 		// at once. The queue is checked again after the flag is released, so
 		// that an acknowledgement queued while the last batch was being sent
@@ -85,7 +87,8 @@ final class BatchingAcknowledger {
 		String topic = batch.get(0).job().topic();
 		boolean[] acknowledged;
 		try {
-			acknowledged = this.claims.ack(queue, batch.stream().map(Finished::job).toList());
+			acknowledged = this.claims.ack(queue, batch.stream().map(Finished::job).toList(),
+					batch.stream().mapToLong(Finished::deadline).toArray());
 		}
 		catch (RuntimeException ex) {
 			logger.error("Acknowledging jobs " + batch.stream().map((finished) -> finished.job().id()).toList()
@@ -106,23 +109,25 @@ final class BatchingAcknowledger {
 		}
 	}
 
-	private record Finished(ClaimedJob job, Duration runTime, Duration ttr) {
+	private record Finished(ClaimedJob job, Duration runTime, Duration ttr, long deadline) {
 
 	}
 
 	/**
-	 * Sends acknowledgements to Redis; {@link JobClaims#ack(String, List)} does.
+	 * Sends acknowledgements to Redis; {@link JobClaims#ack(String, List, long[])} does.
 	 */
 	@FunctionalInterface
 	interface Acknowledgements {
 
 		/**
-		 * Acknowledge deliveries of one topic.
-		 * @param topic the topic of every delivery
+		 * Acknowledge deliveries of one queue.
+		 * @param queue the queue of every delivery
 		 * @param jobs the deliveries, at most {@link JobClaims#MAX_ACK_BATCH}
+		 * @param deadlines each delivery's time-to-run deadline in epoch ms by the Redis
+		 * clock
 		 * @return for each delivery, in order, {@code false} if it had expired
 		 */
-		boolean[] ack(String topic, List<ClaimedJob> jobs);
+		boolean[] ack(String queue, List<ClaimedJob> jobs, long[] deadlines);
 
 	}
 

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * Runs one claimed delivery on a worker thread and settles it: acknowledged when the
  * handler returns (in a batch, see {@link BatchingAcknowledger}), retried or buried when
  * it throws. A settlement that Redis refuses because the delivery expired meanwhile
- * changes nothing: the job was already delivered again.
+ * changes nothing: the job was already delivered again. One that a client sent again
+ * after its reply was lost, and that Redis had run, reports what that run did.
  *
  * @author delayqueue contributors
  */
@@ -84,10 +85,14 @@ final class JobExecution implements Runnable {
 		}
 		catch (IllegalArgumentException ex) {
 			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' has unreadable data; it is now dead", ex);
-			bury(FailureDecision.describe(ex));
+			// Its own time to run is unreadable too, so its deadline is unknown.
+			bury(FailureDecision.describe(ex), -1);
 			return;
 		}
 		Duration ttr = (record.ttr() != null) ? record.ttr() : this.policy.ttr();
+		// As the claim set it: a settlement sent again after a lost reply is told apart
+		// from a fenced one by it.
+		long deadline = this.claimedAtRedisMillis + ttr.toMillis();
 		long waitedNanos = System.nanoTime() - this.claimedAtNanos;
 		if (waitedNanos > ttr.toNanos() / 2) {
 			// Claimed ahead and kept waiting by slow handlers: starting now would risk
@@ -115,7 +120,7 @@ final class JobExecution implements Runnable {
 			}
 			String outcome = null;
 			try {
-				outcome = failed(record, Duration.ofNanos(System.nanoTime() - start), failure);
+				outcome = failed(record, Duration.ofNanos(System.nanoTime() - start), failure, deadline);
 			}
 			finally {
 				observation.stop(outcome, failure);
@@ -130,10 +135,10 @@ final class JobExecution implements Runnable {
 		if (this.interruptedByShutdown.getAsBoolean()) {
 			// Completed despite our interrupt: acknowledge it with the interrupt set
 			// aside, as the hand-back does.
-			withoutInterrupt(() -> this.acknowledger.acknowledge(this.job, runTime, ttr));
+			withoutInterrupt(() -> this.acknowledger.acknowledge(this.job, runTime, ttr, deadline));
 			return;
 		}
-		this.acknowledger.acknowledge(this.job, runTime, ttr);
+		this.acknowledger.acknowledge(this.job, runTime, ttr, deadline);
 	}
 
 	// What became of the job, as the process observation reports it.
@@ -143,7 +148,7 @@ final class JobExecution implements Runnable {
 
 	private static final String DEAD = "dead";
 
-	private @Nullable String failed(JobRecord record, Duration runTime, Throwable failure) {
+	private @Nullable String failed(JobRecord record, Duration runTime, Throwable failure, long deadline) {
 		String topic = this.job.topic();
 		this.events.jobFailed(topic, runTime, failure);
 		FailureDecision decision = FailureDecision.decide(this.policy, record.maxAttempts(), this.job.attempt(),
@@ -151,10 +156,10 @@ final class JobExecution implements Runnable {
 		String what = "Job '" + this.job.id() + "' of topic '" + topic + "' failed on attempt " + decision.attempt()
 				+ " of " + decision.maxAttempts();
 		if (decision.retry()) {
-			long due = this.claims.retry(this.job, decision.delay(), decision.reason());
+			long due = this.claims.retry(this.job, decision.delay(), decision.reason(), deadline);
 			if (due >= 0) {
 				this.events.jobRetried(topic);
-				this.dueTimeListener.jobScheduled(topic, due);
+				this.dueTimeListener.jobScheduledInQueue(this.job.queue(), due);
 				logger.warn(
 						what + "; next attempt due at " + Instant.ofEpochMilli(due) + " (in " + decision.delay() + ")",
 						failure);
@@ -169,7 +174,7 @@ final class JobExecution implements Runnable {
 					what + " and is now dead"
 							+ (decision.nonRetryable() ? " (the failure is not retryable)" : " (no attempts left)"),
 					failure);
-			return bury(decision.reason()) ? DEAD : null;
+			return bury(decision.reason(), deadline) ? DEAD : null;
 		}
 	}
 
@@ -203,8 +208,8 @@ final class JobExecution implements Runnable {
 		}
 	}
 
-	private boolean bury(String reason) {
-		if (this.claims.bury(this.job, reason)) {
+	private boolean bury(String reason, long deadline) {
+		if (this.claims.bury(this.job, reason, deadline)) {
 			this.events.jobsDead(this.job.topic(), 1);
 			return true;
 		}

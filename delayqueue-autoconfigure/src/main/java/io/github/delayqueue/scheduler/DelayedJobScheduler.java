@@ -50,8 +50,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(30);
 
-	private final ScriptRunner scripts;
-
 	private final long maxSleepNanos;
 
 	private final WakeUpChannelHealth health;
@@ -99,7 +97,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	DelayedJobScheduler(ScriptRunner scripts, DelayQueueKeys keys, JobStore jobStore, TopicPolicies policies,
 			int batchSize, Duration maxSleep, LongSupplier nanoClock) {
 		HousekeepingStore store = new HousekeepingStore(scripts, keys);
-		this.scripts = scripts;
 		this.keys = keys;
 		this.nanoClock = nanoClock;
 		this.maxSleepNanos = maxSleep.toNanos();
@@ -181,22 +178,44 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	}
 
 	/**
-	 * Sweep a queue when a due time comes: a topic's, or one partition's. Given the name
-	 * of a partitioned topic, which senders give since they write to several partitions
-	 * at once, every partition it is written to is swept.
-	 * @param queue the queue or topic
+	 * Sweep a topic when a due time comes: every partition it is written to, when it has
+	 * several, since the queue that got the job is not known.
+	 * @param topic the topic, or one partition's queue
 	 * @param dueAtMillis the due time on the Redis clock
 	 */
 	@Override
-	public void jobScheduled(String queue, long dueAtMillis) {
-		long inMillis = this.sweeper.millisUntil(dueAtMillis);
-		long at = this.nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis));
-		if (queue.equals(DelayQueueKeys.topicOf(queue)) && this.keys.isPartitioned(queue)) {
-			this.keys.queues(queue).forEach((partition) -> this.wakeUps.request(partition, at));
+	public void jobScheduled(String topic, long dueAtMillis) {
+		long at = sweepTimeOf(dueAtMillis);
+		if (topic.equals(DelayQueueKeys.topicOf(topic)) && this.keys.isPartitioned(topic)) {
+			this.keys.queues(topic).forEach((partition) -> this.wakeUps.request(partition, at));
 		}
 		else {
-			this.wakeUps.request(queue, at);
+			this.wakeUps.request(topic, at);
 		}
+	}
+
+	/**
+	 * Sweep one queue when a due time comes: a topic's own, or one partition's, and no
+	 * other partition of its topic.
+	 * @param queue the queue
+	 * @param dueAtMillis the due time on the Redis clock
+	 */
+	@Override
+	public void jobScheduledInQueue(String queue, long dueAtMillis) {
+		this.wakeUps.request(queue, sweepTimeOf(dueAtMillis));
+	}
+
+	private long sweepTimeOf(long dueAtMillis) {
+		long inMillis = this.sweeper.millisUntil(dueAtMillis);
+		return this.nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, inMillis));
+	}
+
+	/**
+	 * Return how many sweeps this scheduler ran so far, one per queue swept.
+	 * @return the count
+	 */
+	long sweeps() {
+		return this.sweeper.sweeps();
 	}
 
 	/**
@@ -347,7 +366,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			if (!begin(generation)) {
 				return;
 			}
-			preloadScripts();
 			loop(generation);
 		}
 		catch (InterruptedException ex) {
@@ -394,15 +412,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 				}
 				this.wakeUps.pause(Math.min(this.maxSleepNanos, ReconnectBackoff.delay(failures).toNanos()));
 			}
-		}
-	}
-
-	private void preloadScripts() {
-		try {
-			this.scripts.loadAll();
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not preload the scripts; they load on first use", ex);
 		}
 	}
 

@@ -1,6 +1,7 @@
 package io.github.delayqueue.scheduler;
 
 import java.time.Clock;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import io.github.delayqueue.core.JobEventListener;
@@ -40,6 +41,9 @@ final class TopicSweeper {
 
 	private volatile long redisOffsetMillis;
 
+	// Read by tests, which count how many queues a send makes the scheduler sweep.
+	private final AtomicLong sweeps = new AtomicLong();
+
 	TopicSweeper(HousekeepingStore store, TopicPolicies policies, int batchSize, SweepCap cap, TopicWakeUps wakeUps,
 			LongSupplier nanoClock) {
 		this.store = store;
@@ -72,6 +76,7 @@ final class TopicSweeper {
 		String topic = DelayQueueKeys.topicOf(queue);
 		int maxAttempts = this.policies.forTopic(topic).maxAttempts();
 		this.wakeUps.sweepStarting(queue);
+		this.sweeps.incrementAndGet();
 		long sentAt = this.nanoClock.getAsLong();
 		HousekeepingStore.TopicSweep sweep = this.store.sweep(queue, this.batchSize, maxAttempts);
 		long receivedAt = this.nanoClock.getAsLong();
@@ -81,6 +86,10 @@ final class TopicSweeper {
 		report(topic, sweep);
 		long maxSleep = this.cap.of(queue, receivedAt);
 		this.wakeUps.sweepFinished(queue, nextSweep(sweep, this.batchSize, sentAt, receivedAt, maxSleep));
+	}
+
+	long sweeps() {
+		return this.sweeps.get();
 	}
 
 	/**

@@ -61,6 +61,18 @@ public final class DelayQueueKeys {
 	}
 
 	/**
+	 * Return the keys of a queue as {@link #topic(String)} does, without remembering them
+	 * when they were not remembered yet: for requests that may name any topic, an unknown
+	 * one included, and must not grow what this instance keeps per topic.
+	 * @param queue the queue name
+	 * @return its keys
+	 */
+	public TopicKeys lookupTopic(String queue) {
+		TopicKeys known = this.topics.get(queue);
+		return (known != null) ? known : TopicKeys.of(this.prefix, queue);
+	}
+
+	/**
 	 * Return the queues that jobs of a topic are written to, by its number of partitions
 	 * now: the topic itself when it has one. Queues written under another number (before
 	 * a change of it, or by an instance configured otherwise) are listed in
@@ -70,6 +82,43 @@ public final class DelayQueueKeys {
 	 */
 	public List<String> queues(String topic) {
 		return layout(topic).layout().queues();
+	}
+
+	/**
+	 * Return the queues of a topic as {@link #queues(String)} does, without remembering
+	 * the layout of a topic not seen yet, see {@link #lookupTopic(String)}.
+	 * @param topic the topic
+	 * @return the queue names, the topic's own first
+	 */
+	public List<String> lookupQueues(String topic) {
+		return lookupLayout(topic).queues();
+	}
+
+	/**
+	 * Return the queue a job id of a topic is written to as
+	 * {@link #queueOf(String, String)} does, without remembering the layout of a topic
+	 * not seen yet, see {@link #lookupTopic(String)}.
+	 * @param topic the topic
+	 * @param id the job id
+	 * @return the queue name
+	 */
+	public String lookupQueueOf(String topic, String id) {
+		return lookupLayout(topic).queueOf(id);
+	}
+
+	private TopicPartitionLayout lookupLayout(String topic) {
+		int partitions = this.partitionCount.applyAsInt(topic);
+		Layout known = this.layouts.get(topic);
+		return (known != null && known.partitions() == partitions) ? known.layout()
+				: TopicPartitionLayout.of(this.prefix, topic, partitions);
+	}
+
+	/**
+	 * Return how many queues' keys and topics' layouts are remembered.
+	 * @return the sum of both
+	 */
+	int remembered() {
+		return this.topics.size() + this.layouts.size();
 	}
 
 	/**

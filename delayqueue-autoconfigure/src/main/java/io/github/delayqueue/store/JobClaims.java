@@ -178,19 +178,36 @@ public final class JobClaims {
 	 * @return for each delivery, in order, {@code false} if it had expired (fenced)
 	 */
 	public boolean[] ack(String queue, List<ClaimedJob> jobs) {
+		return ack(queue, jobs, null);
+	}
+
+	/**
+	 * Acknowledge deliveries of one queue in one round trip, see
+	 * {@link #ack(String, List)}. A delivery whose deadline is still ahead is never
+	 * fenced, so an acknowledgement that a client sent again after its reply was lost,
+	 * and that Redis had run, reports the delivery as acknowledged.
+	 * @param queue the queue of every delivery
+	 * @param jobs the deliveries, at most {@link #MAX_ACK_BATCH}
+	 * @param deadlines each delivery's time-to-run deadline in epoch ms by the Redis
+	 * clock (the claim's time plus the job's time to run), or {@code null} if unknown
+	 * @return for each delivery, in order, {@code false} if it had expired (fenced)
+	 */
+	public boolean[] ack(String queue, List<ClaimedJob> jobs, long @Nullable [] deadlines) {
 		if (jobs.size() > MAX_ACK_BATCH) {
 			throw new IllegalArgumentException(
 					"At most " + MAX_ACK_BATCH + " deliveries are acknowledged at once, not " + jobs.size());
 		}
-		String[] args = new String[jobs.size() * 2];
+		String[] args = new String[jobs.size() * 3];
 		int i = 0;
-		for (ClaimedJob job : jobs) {
+		for (int j = 0; j < jobs.size(); j++) {
+			ClaimedJob job = jobs.get(j);
 			if (!job.queue().equals(queue)) {
 				throw new IllegalArgumentException(
 						"Delivery of job '" + job.id() + "' is of queue '" + job.queue() + "', not '" + queue + "'");
 			}
 			args[i++] = job.id();
 			args[i++] = String.valueOf(job.attempt());
+			args[i++] = (deadlines != null) ? String.valueOf(deadlines[j]) : "-1";
 		}
 		TopicKeys k = this.keys.topic(queue);
 		List<Object> reply = this.scripts.run(DelayQueueScript.ACK,
@@ -210,11 +227,26 @@ public final class JobClaims {
 	 * @return the new due time in epoch ms, or -1 if the delivery had expired (fenced)
 	 */
 	public long retry(ClaimedJob job, Duration delay, String error) {
+		return retry(job, delay, error, -1);
+	}
+
+	/**
+	 * Schedule another attempt after a failed delivery, see
+	 * {@link #retry(ClaimedJob, Duration, String)}; a retry that a client sent again
+	 * after its reply was lost, and that Redis had run, reports the due time of that run.
+	 * @param job the delivery
+	 * @param delay the wait before the next attempt
+	 * @param error the failure, kept as the last error
+	 * @param deadline the delivery's time-to-run deadline in epoch ms by the Redis clock,
+	 * or -1 if unknown
+	 * @return the new due time in epoch ms, or -1 if the delivery had expired (fenced)
+	 */
+	public long retry(ClaimedJob job, Duration delay, String error, long deadline) {
 		TopicKeys k = this.keys.topic(job.queue());
 		List<Object> reply = this.scripts.run(DelayQueueScript.RETRY,
 				List.of(k.running(), k.delayed(), k.ready(), k.jobs(), k.attempts(), k.errors()), job.id(),
 				String.valueOf(job.attempt()), String.valueOf(delay.toMillis()), error, this.keys.wakeChannel(),
-				job.queue());
+				job.queue(), String.valueOf(deadline));
 		return (ScriptRunner.asLong(reply.get(0)) == 1) ? ScriptRunner.asLong(reply.get(1)) : -1;
 	}
 
@@ -225,11 +257,25 @@ public final class JobClaims {
 	 * @return {@code false} if the delivery had expired (fenced)
 	 */
 	public boolean bury(ClaimedJob job, String error) {
+		return bury(job, error, -1);
+	}
+
+	/**
+	 * Make a delivery's job dead, see {@link #bury(ClaimedJob, String)}; a burial that a
+	 * client sent again after its reply was lost, and that Redis had run, reports the job
+	 * buried.
+	 * @param job the delivery
+	 * @param error why, kept as the last error
+	 * @param deadline the delivery's time-to-run deadline in epoch ms by the Redis clock,
+	 * or -1 if unknown
+	 * @return {@code false} if the delivery had expired (fenced)
+	 */
+	public boolean bury(ClaimedJob job, String error, long deadline) {
 		TopicKeys k = this.keys.topic(job.queue());
 		return ScriptRunner.asLong(
 				this.scripts
 					.run(DelayQueueScript.BURY, List.of(k.running(), k.dead(), k.attempts(), k.errors()), job.id(),
-							String.valueOf(job.attempt()), error)
+							String.valueOf(job.attempt()), error, String.valueOf(deadline))
 					.get(0)) == 1;
 	}
 

@@ -2,8 +2,8 @@ package io.github.delayqueue.store;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,8 +11,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 import io.github.delayqueue.core.JobInfo;
@@ -45,13 +43,17 @@ public final class JobStore {
 
 	private final DelayQueueKeys keys;
 
-	private final JobRecordCodec codec;
-
 	private final byte[] wakeChannel;
 
 	private final PartitionRegistry partitions;
 
 	private final Map<String, EnqueueTarget> enqueueTargets = new ConcurrentHashMap<>();
+
+	private final JobInfos infos;
+
+	private final JobLookup lookup;
+
+	private final QueueCounts counts;
 
 	/**
 	 * Create a store.
@@ -62,9 +64,11 @@ public final class JobStore {
 	public JobStore(ScriptRunner scripts, DelayQueueKeys keys, JobRecordCodec codec) {
 		this.scripts = scripts;
 		this.keys = keys;
-		this.codec = codec;
 		this.wakeChannel = bytes(keys.wakeChannel());
 		this.partitions = new PartitionRegistry(scripts, keys);
+		this.infos = new JobInfos(codec);
+		this.lookup = new JobLookup(scripts, keys, this.infos);
+		this.counts = new QueueCounts(scripts, keys, this.lookup);
 	}
 
 	/**
@@ -86,7 +90,7 @@ public final class JobStore {
 			reply = this.partitions.reviveIfRetired(queue, reply,
 					() -> this.scripts.run(DelayQueueScript.ENQUEUE, keys, args));
 		}
-		return outcome(reply);
+		return outcome(queue, reply);
 	}
 
 	// A single send's keys, encoded once per queue rather than on every call. The wake-up
@@ -117,38 +121,34 @@ public final class JobStore {
 	 */
 	public List<EnqueueOutcome> enqueue(List<EnqueueGroup> groups) {
 		List<ScriptRunner.Call> calls = new ArrayList<>(groups.size());
-		List<Integer> groupOfCall = new ArrayList<>(groups.size());
 		List<String> queueOfCall = new ArrayList<>(groups.size());
+		List<Integer> groupOfCall = new ArrayList<>(groups.size());
 		for (int g = 0; g < groups.size(); g++) {
 			for (Map.Entry<String, List<EncodedJob>> slice : byQueue(groups.get(g)).entrySet()) {
 				calls.add(enqueueCall(slice.getKey(), slice.getValue()));
-				groupOfCall.add(g);
 				queueOfCall.add(slice.getKey());
+				groupOfCall.add(g);
 			}
 		}
-		List<List<Object>> replies = (calls.size() == 1) ? List.of(this.scripts.run(DelayQueueScript.ENQUEUE,
-				calls.get(0).keys(), calls.get(0).args().toArray(String[]::new))) : this.scripts.runPipelined(calls);
+		List<List<Object>> replies = this.scripts.runPipelined(calls);
 		List<List<String>> duplicates = new ArrayList<>(groups.size());
-		long[] earliest = new long[groups.size()];
+		List<List<QueueDue>> delayed = new ArrayList<>(groups.size());
 		for (int g = 0; g < groups.size(); g++) {
 			duplicates.add(new ArrayList<>());
-			earliest[g] = -1;
+			delayed.add(new ArrayList<>());
 		}
 		for (int i = 0; i < replies.size(); i++) {
 			int g = groupOfCall.get(i);
 			ScriptRunner.Call call = calls.get(i);
 			List<Object> reply = this.partitions.reviveIfRetired(queueOfCall.get(i), replies.get(i),
 					() -> this.scripts.run(call.script(), call.keys(), call.args().toArray(String[]::new)));
-			EnqueueOutcome outcome = outcome(reply);
+			EnqueueOutcome outcome = outcome(queueOfCall.get(i), reply);
 			duplicates.get(g).addAll(outcome.duplicates());
-			long due = outcome.earliestDelayedDue();
-			if (due >= 0 && (earliest[g] < 0 || due < earliest[g])) {
-				earliest[g] = due;
-			}
+			delayed.get(g).addAll(outcome.delayed());
 		}
 		List<EnqueueOutcome> outcomes = new ArrayList<>(groups.size());
 		for (int g = 0; g < groups.size(); g++) {
-			outcomes.add(new EnqueueOutcome(duplicates.get(g), earliest[g]));
+			outcomes.add(new EnqueueOutcome(duplicates.get(g), delayed.get(g)));
 		}
 		return outcomes;
 	}
@@ -176,10 +176,11 @@ public final class JobStore {
 		return new ScriptRunner.Call(DelayQueueScript.ENQUEUE, enqueueKeys(queue), args);
 	}
 
-	private static EnqueueOutcome outcome(List<Object> reply) {
+	private static EnqueueOutcome outcome(String queue, List<Object> reply) {
 		List<String> duplicates = (reply.size() == 1) ? List.of()
 				: reply.subList(1, reply.size()).stream().map(String::valueOf).toList();
-		return new EnqueueOutcome(duplicates, ScriptRunner.asLong(reply.get(0)));
+		long earliest = ScriptRunner.asLong(reply.get(0));
+		return new EnqueueOutcome(duplicates, (earliest >= 0) ? List.of(new QueueDue(queue, earliest)) : List.of());
 	}
 
 	/**
@@ -206,31 +207,29 @@ public final class JobStore {
 	}
 
 	/**
-	 * Pause or resume a topic, every queue of it: while paused, claims take none of its
-	 * jobs.
+	 * Pause or resume a topic, every queue of it in one pipelined round trip: while
+	 * paused, claims take none of its jobs.
 	 * @param topic the topic
 	 * @param paused {@code true} to pause, {@code false} to resume
 	 */
 	public void setPaused(String topic, boolean paused) {
-		for (String queue : this.partitions.queues(topic)) {
-			String key = this.keys.topic(queue).paused();
-			if (paused) {
-				this.scripts.set(key, "1");
-			}
-			else {
-				this.scripts.delete(key);
-			}
+		List<ScriptRunner.Call> calls = new ArrayList<>();
+		for (String queue : this.lookup.queues(topic)) {
+			calls.add(new ScriptRunner.Call(DelayQueueScript.PAUSE, List.of(this.keys.lookupTopic(queue).paused()),
+					List.of(paused ? "1" : "0")));
 		}
+		this.scripts.runPipelined(calls);
 	}
 
 	/**
-	 * Tell whether a topic is paused, by its first queue, which every pause and resume
-	 * changes.
+	 * Tell whether a topic is paused: whether any queue of it is, read from every queue
+	 * in one round trip, so that a pause that reached only some of them (written by an
+	 * instance that failed half-way) shows and can be resumed.
 	 * @param topic the topic
 	 * @return {@code true} if paused
 	 */
 	public boolean isPaused(String topic) {
-		return this.scripts.exists(this.keys.topic(topic).paused());
+		return state(topic).paused();
 	}
 
 	/**
@@ -248,38 +247,12 @@ public final class JobStore {
 	 * @return whether it was removed
 	 */
 	public boolean cancel(String topic, String id) {
-		return byId(topic, id, (queue) -> {
-			TopicKeys k = this.keys.topic(queue);
-			return ScriptRunner.asLong(
-					this.scripts
-						.run(DelayQueueScript.CANCEL,
-								List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(),
-										k.ghosts()),
-								id)
-						.get(0)) == 1;
-		}, Boolean::booleanValue);
-	}
-
-	/**
-	 * Apply an operation by id to the queue the id maps to, and should it not find the
-	 * job there, to the topic's other queues: a job sent before a change of the number of
-	 * partitions may sit in another.
-	 */
-	private <T> T byId(String topic, String id, Function<String, T> inQueue, Predicate<T> found) {
-		String home = this.keys.queueOf(topic, id);
-		T result = inQueue.apply(home);
-		if (found.test(result)) {
-			return result;
-		}
-		for (String queue : this.partitions.queues(topic)) {
-			if (!queue.equals(home)) {
-				T other = inQueue.apply(queue);
-				if (found.test(other)) {
-					return other;
-				}
-			}
-		}
-		return result;
+		return this.lookup.byId(topic, id, (queue) -> {
+			TopicKeys k = this.keys.lookupTopic(queue);
+			return new ScriptRunner.Call(DelayQueueScript.CANCEL,
+					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(), k.ghosts()),
+					List.of(id));
+		}, (queue, reply) -> ScriptRunner.asLong(reply.get(0)) == 1, Boolean::booleanValue);
 	}
 
 	/**
@@ -287,16 +260,22 @@ public final class JobStore {
 	 * @param topic the topic
 	 * @param id the job id
 	 * @param delay the delay from now
-	 * @return the new due time in epoch ms, or -1 if the job was not delayed or ready
+	 * @return the queue that holds the job and its new due time, or {@code null} if the
+	 * job was not delayed or ready
 	 */
-	public long reschedule(String topic, String id, Duration delay) {
-		return byId(topic, id, (queue) -> {
-			TopicKeys k = this.keys.topic(queue);
-			List<Object> reply = this.scripts.run(DelayQueueScript.RESCHEDULE,
-					List.of(k.jobs(), k.delayed(), k.ready(), k.running(), k.dead(), k.ghosts()), id,
-					String.valueOf(delay.toMillis()), this.keys.wakeChannel(), queue);
-			return (ScriptRunner.asLong(reply.get(0)) == 1) ? ScriptRunner.asLong(reply.get(1)) : -1L;
-		}, (due) -> due >= 0);
+	public @Nullable QueueDue reschedule(String topic, String id, Duration delay) {
+		Rescheduled rescheduled = this.lookup.byId(topic, id, (queue) -> {
+			TopicKeys k = this.keys.lookupTopic(queue);
+			return new ScriptRunner.Call(DelayQueueScript.RESCHEDULE,
+					List.of(k.jobs(), k.delayed(), k.ready(), k.running(), k.dead(), k.ghosts()),
+					List.of(id, String.valueOf(delay.toMillis()), this.keys.wakeChannel(), queue));
+		}, (queue, reply) -> new Rescheduled((ScriptRunner.asLong(reply.get(0)) == 1)
+				? new QueueDue(queue, ScriptRunner.asLong(reply.get(1))) : null), (done) -> done.due() != null);
+		return rescheduled.due();
+	}
+
+	private record Rescheduled(@Nullable QueueDue due) {
+
 	}
 
 	/**
@@ -306,16 +285,17 @@ public final class JobStore {
 	 * @return the job, or empty when gone
 	 */
 	public Optional<JobInfo> find(String topic, String id) {
-		return byId(topic, id, (queue) -> {
-			TopicKeys k = this.keys.topic(queue);
-			List<Object> reply = this.scripts.run(DelayQueueScript.FIND,
-					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors()), id);
-			if (reply.isEmpty()) {
-				return Optional.<JobInfo>empty();
-			}
-			return Optional.of(info(topic, id, (String) reply.get(0), JobState.valueOf((String) reply.get(1)),
-					(int) ScriptRunner.asLong(reply.get(2)), (String) reply.get(3)));
-		}, Optional::isPresent);
+		return this.lookup.find(topic, id);
+	}
+
+	/**
+	 * Look a job up in every topic, in three round trips however many topics and
+	 * partitions there are.
+	 * @param id the job id
+	 * @return the job of the first topic, in name order, that holds the id, or empty
+	 */
+	public Optional<JobInfo> findInAnyTopic(String id) {
+		return this.lookup.findInAnyTopic(id);
 	}
 
 	/**
@@ -329,36 +309,45 @@ public final class JobStore {
 
 	/**
 	 * Count a topic's jobs per state and tell whether it is paused, in one consistent
-	 * read per queue, summed over the topic's queues.
+	 * read per queue, summed over the topic's queues, in one round trip (two after a
+	 * change of the number of partitions).
 	 * @param topic the topic
 	 * @return the counts and the pause
 	 */
 	public TopicState state(String topic) {
-		List<String> queues = this.partitions.queues(topic);
-		List<List<Object>> replies = countStates(queues);
-		long[] counts = new long[4];
-		for (List<Object> reply : replies) {
-			for (int i = 0; i < counts.length; i++) {
-				counts[i] += ScriptRunner.asLong(reply.get(i));
-			}
-		}
-		return new TopicState(new TopicStats(topic, counts[0], counts[1], counts[2], counts[3]),
-				ScriptRunner.asLong(replies.get(0).get(4)) == 1);
+		return states(List.of(topic)).get(topic);
 	}
 
-	// One count per queue, in one round trip: {delayed, ready, running, dead, paused}.
-	private List<List<Object>> countStates(List<String> queues) {
-		List<ScriptRunner.Call> calls = new ArrayList<>(queues.size());
-		for (String queue : queues) {
-			TopicKeys k = this.keys.topic(queue);
-			calls.add(new ScriptRunner.Call(DelayQueueScript.COUNT_STATES,
-					List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.dead(), k.ghosts(), k.paused()),
-					List.of()));
-		}
-		if (calls.size() == 1) {
-			return List.of(this.scripts.run(DelayQueueScript.COUNT_STATES, calls.get(0).keys()));
-		}
-		return this.scripts.runPipelined(calls);
+	/**
+	 * Read {@link #state(String)} of several topics at once, in one round trip (two after
+	 * a change of the number of partitions of any of them), however many topics and
+	 * partitions there are.
+	 * @param topics the topics
+	 * @return each topic's state, in the order of the topics given
+	 */
+	public Map<String, TopicState> states(Collection<String> topics) {
+		Map<String, TopicState> states = new LinkedHashMap<>();
+		this.counts.of(topics).forEach((topic, queues) -> {
+			long[] counts = new long[4];
+			boolean paused = false;
+			long oldestReady = -1;
+			for (QueueCounts.Count queue : queues) {
+				for (JobState state : JobState.values()) {
+					counts[state.ordinal()] += queue.in(state);
+				}
+				paused |= queue.paused();
+				long due = queue.oldestReadyDueMillis();
+				if (due >= 0 && (oldestReady < 0 || due < oldestReady)) {
+					oldestReady = due;
+				}
+			}
+			states.put(topic,
+					new TopicState(
+							new TopicStats(topic, counts[JobState.DELAYED.ordinal()], counts[JobState.READY.ordinal()],
+									counts[JobState.RUNNING.ordinal()], counts[JobState.DEAD.ordinal()]),
+							paused, oldestReady));
+		});
+		return states;
 	}
 
 	/**
@@ -378,9 +367,10 @@ public final class JobStore {
 	 * Read a page of a topic's jobs in one state, oldest first (by due time, time-to-run
 	 * deadline or time of death; READY jobs in the order they will be claimed), at most
 	 * {@link #MAX_READ_PAGE} per script call. Each call costs Redis O(log N + page) for
-	 * DELAYED, RUNNING and DEAD, and O(offset + page) for READY. A partitioned topic's
-	 * pages run through its queues one after the other, each skipped whole while the
-	 * offset covers its count in the state.
+	 * DELAYED, RUNNING and DEAD, and O(offset + page) for READY. Offsets count jobs, so
+	 * that consecutive pages neither skip nor repeat one. A partitioned topic's pages run
+	 * through its queues one after the other, each skipped whole while the offset covers
+	 * its count in the state.
 	 * @param topic the topic
 	 * @param state the state
 	 * @param offset how many to skip
@@ -388,34 +378,30 @@ public final class JobStore {
 	 * @return the jobs
 	 */
 	public List<JobInfo> jobs(String topic, JobState state, int offset, int count) {
-		List<String> queues = this.partitions.queues(topic);
-		if (queues.size() == 1) {
+		List<String> written = this.keys.lookupQueues(topic);
+		if (written.size() == 1 && this.scripts.members(this.keys.partitionSet(topic)).isEmpty()) {
 			return jobsOf(topic, topic, state, offset, count);
 		}
 		// The pages of a partitioned topic run through its queues one after the other.
-		List<List<Object>> counts = countStates(queues);
-		int stateIndex = switch (state) {
-			case DELAYED -> 0;
-			case READY -> 1;
-			case RUNNING -> 2;
-			case DEAD -> 3;
-		};
 		List<JobInfo> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
 		long skip = offset;
-		for (int i = 0; i < queues.size() && jobs.size() < count; i++) {
-			long size = ScriptRunner.asLong(counts.get(i).get(stateIndex));
+		for (QueueCounts.Count queue : this.counts.of(topic)) {
+			if (jobs.size() >= count) {
+				break;
+			}
+			long size = queue.in(state);
 			if (skip >= size) {
 				skip -= size;
 				continue;
 			}
-			jobs.addAll(jobsOf(topic, queues.get(i), state, (int) skip, count - jobs.size()));
+			jobs.addAll(jobsOf(topic, queue.queue(), state, (int) skip, count - jobs.size()));
 			skip = 0;
 		}
 		return jobs;
 	}
 
 	private List<JobInfo> jobsOf(String topic, String queue, JobState state, int offset, int count) {
-		TopicKeys k = this.keys.topic(queue);
+		TopicKeys k = this.keys.lookupTopic(queue);
 		String source = switch (state) {
 			case DELAYED -> k.delayed();
 			case READY -> k.ready();
@@ -423,25 +409,23 @@ public final class JobStore {
 			case DEAD -> k.dead();
 		};
 		List<String> scriptKeys = List.of(source, k.jobs(), k.attempts(), k.errors(), k.delayed(), k.running(),
-				k.dead());
+				k.dead(), k.claiming(), k.ghosts());
 		String kind = (state == JobState.READY) ? "list" : "zset";
 		List<JobInfo> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
 		long next = offset;
-		int left = count;
-		while (left > 0) {
-			int wanted = Math.min(left, MAX_READ_PAGE);
+		while (jobs.size() < count) {
+			int wanted = Math.min(count - jobs.size(), MAX_READ_PAGE);
 			List<Object> reply = this.scripts.run(DelayQueueScript.READ_PAGE, scriptKeys, kind, String.valueOf(next),
 					String.valueOf(wanted));
 			for (int i = 0; i + 4 < reply.size(); i += 5) {
-				jobs.add(info(topic, (String) reply.get(i), (String) reply.get(i + 1), state,
-						(int) ScriptRunner.asLong(reply.get(i + 2)), (String) reply.get(i + 3)));
+				jobs.add(this.infos.info(topic, (String) reply.get(i), (String) reply.get(i + 1), state,
+						(int) ScriptRunner.asLong(reply.get(i + 2)), (String) reply.get(i + 3),
+						(state == JobState.DEAD) ? reply.get(i + 4) : null));
 			}
-			// READY pages drop ghost entries, so a short page does not mean the end.
-			if (reply.isEmpty() || (state != JobState.READY && reply.size() / 5 < wanted)) {
+			if (reply.size() / 5 < wanted) {
 				break;
 			}
 			next += wanted;
-			left -= reply.size() / 5;
 		}
 		return jobs;
 	}
@@ -454,30 +438,31 @@ public final class JobStore {
 	 */
 	public long requeueDead(String topic, @Nullable String id) {
 		if (id != null) {
-			return byId(topic, id, (queue) -> requeueDeadIn(queue, id), (requeued) -> requeued > 0);
+			return this.lookup.byId(topic, id, (queue) -> requeueDeadCall(queue, id),
+					(queue, reply) -> ScriptRunner.asLong(reply.get(0)), (requeued) -> requeued > 0);
 		}
-		return sumOverQueues(topic, (queue) -> requeueDeadIn(queue, null));
+		return sumOverQueues(topic, (queue) -> requeueDeadIn(queue));
 	}
 
 	private long sumOverQueues(String topic, ToLongFunction<String> perQueue) {
 		long total = 0;
-		for (String queue : this.partitions.queues(topic)) {
+		for (String queue : this.lookup.queues(topic)) {
 			total += perQueue.applyAsLong(queue);
 		}
 		return total;
 	}
 
-	private long requeueDeadIn(String queue, @Nullable String id) {
-		TopicKeys k = this.keys.topic(queue);
-		List<String> scriptKeys = List.of(k.dead(), k.ready(), k.jobs(), k.attempts());
-		String batch = String.valueOf(MANAGEMENT_BATCH);
-		if (id != null) {
-			return ScriptRunner.asLong(this.scripts.run(DelayQueueScript.REQUEUE_DEAD, scriptKeys, id, batch).get(0));
-		}
+	private ScriptRunner.Call requeueDeadCall(String queue, String id) {
+		TopicKeys k = this.keys.lookupTopic(queue);
+		return new ScriptRunner.Call(DelayQueueScript.REQUEUE_DEAD,
+				List.of(k.dead(), k.ready(), k.jobs(), k.attempts()), List.of(id, String.valueOf(MANAGEMENT_BATCH)));
+	}
+
+	private long requeueDeadIn(String queue) {
 		long total = 0;
 		long moved;
 		do {
-			moved = ScriptRunner.asLong(this.scripts.run(DelayQueueScript.REQUEUE_DEAD, scriptKeys, "", batch).get(0));
+			moved = ScriptRunner.asLong(this.scripts.run(requeueDeadCall(queue, "")).get(0));
 			total += moved;
 		}
 		while (moved == MANAGEMENT_BATCH);
@@ -495,7 +480,7 @@ public final class JobStore {
 	}
 
 	private long purgeDeadIn(String queue, @Nullable Duration olderThan) {
-		TopicKeys k = this.keys.topic(queue);
+		TopicKeys k = this.keys.lookupTopic(queue);
 		List<String> scriptKeys = List.of(k.dead(), k.jobs(), k.attempts(), k.errors());
 		String cutoff = (olderThan != null) ? String.valueOf(olderThan.toMillis()) : "+inf";
 		long total = 0;
@@ -517,31 +502,11 @@ public final class JobStore {
 	 * @return whether the job was dead and is now gone
 	 */
 	public boolean purgeDeadJob(String topic, String id) {
-		return byId(topic, id, (queue) -> {
-			TopicKeys k = this.keys.topic(queue);
-			return ScriptRunner.asLong(
-					this.scripts
-						.run(DelayQueueScript.PURGE_DEAD, List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), "+inf",
-								"1", id)
-						.get(0)) == 1;
-		}, Boolean::booleanValue);
-	}
-
-	private JobInfo info(String topic, String id, String record, JobState state, int attempts, String error) {
-		String lastError = error.isEmpty() ? null : error;
-		if (record.isEmpty()) {
-			return new JobInfo(id, topic, state, attempts, Instant.EPOCH, Instant.EPOCH,
-					(lastError != null) ? lastError : "Job record vanished", Map.of(), "");
-		}
-		try {
-			JobRecord decoded = this.codec.decode(record);
-			return new JobInfo(id, topic, state, attempts, decoded.dueAt(), decoded.createdAt(), lastError,
-					decoded.headers(), decoded.payloadJson());
-		}
-		catch (IllegalArgumentException ex) {
-			return new JobInfo(id, topic, state, attempts, Instant.EPOCH, Instant.EPOCH, ex.getMessage(), Map.of(),
-					record);
-		}
+		return this.lookup.byId(topic, id, (queue) -> {
+			TopicKeys k = this.keys.lookupTopic(queue);
+			return new ScriptRunner.Call(DelayQueueScript.PURGE_DEAD,
+					List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), List.of("+inf", "1", id));
+		}, (queue, reply) -> ScriptRunner.asLong(reply.get(0)) == 1, Boolean::booleanValue);
 	}
 
 	private static byte[] bytes(String value) {
@@ -576,12 +541,23 @@ public final class JobStore {
 	}
 
 	/**
-	 * The outcome of one enqueue call.
+	 * The outcome of enqueueing jobs of one topic.
 	 *
 	 * @param duplicates ids the topic already held, skipped
-	 * @param earliestDelayedDue earliest due time put in DELAYED, or -1
+	 * @param delayed for each queue that got jobs in DELAYED, the earliest due time among
+	 * them: the queues a scheduler has to sweep, and no other
 	 */
-	public record EnqueueOutcome(List<String> duplicates, long earliestDelayedDue) {
+	public record EnqueueOutcome(List<String> duplicates, List<QueueDue> delayed) {
+
+	}
+
+	/**
+	 * A due time in one queue: a topic's own, or one partition of a partitioned topic.
+	 *
+	 * @param queue the queue
+	 * @param dueAtMillis the due time in epoch milliseconds, by the Redis clock
+	 */
+	public record QueueDue(String queue, long dueAtMillis) {
 
 	}
 
@@ -590,8 +566,10 @@ public final class JobStore {
 	 *
 	 * @param stats the counts
 	 * @param paused whether listeners are to claim none of its jobs
+	 * @param oldestReadyDueMillis the due time of the ready job that waited longest, in
+	 * epoch milliseconds, or -1 when none is ready
 	 */
-	public record TopicState(TopicStats stats, boolean paused) {
+	public record TopicState(TopicStats stats, boolean paused, long oldestReadyDueMillis) {
 
 	}
 

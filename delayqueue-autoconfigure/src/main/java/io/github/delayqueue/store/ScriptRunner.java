@@ -4,9 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 
 import io.github.delayqueue.core.DelayQueueException;
 import org.jspecify.annotations.Nullable;
@@ -38,6 +42,10 @@ public final class ScriptRunner {
 	private final StringRedisTemplate redis;
 
 	private final @Nullable SharedConnectionScripts direct;
+
+	// Every call to Redis this runner makes, each one round trip: what tests count to
+	// show that an operation takes a fixed number of them, however many queues it reads.
+	private final LongAdder roundTrips = new LongAdder();
 
 	/**
 	 * Create a runner on a template whose calls wait at most
@@ -91,6 +99,7 @@ public final class ScriptRunner {
 	 * @return how many were not members before
 	 */
 	public long addToSet(String key, String... members) {
+		this.roundTrips.increment();
 		SharedConnectionScripts direct = this.direct;
 		if (direct != null && direct.isUsable()) {
 			byte[][] encoded = new byte[members.length][];
@@ -110,6 +119,7 @@ public final class ScriptRunner {
 	 * @param value the value
 	 */
 	public void set(String key, String value) {
+		this.roundTrips.increment();
 		SharedConnectionScripts direct = this.direct;
 		if (direct != null && direct.isUsable()) {
 			direct.call((commands) -> commands.set(bytes(key), bytes(value)));
@@ -139,6 +149,7 @@ public final class ScriptRunner {
 	 * @return whether the key existed
 	 */
 	public boolean delete(String key) {
+		this.roundTrips.increment();
 		SharedConnectionScripts direct = this.direct;
 		if (direct != null && direct.isUsable()) {
 			Long deleted = direct.call((commands) -> commands.del(bytes(key)));
@@ -153,6 +164,7 @@ public final class ScriptRunner {
 	 * @return whether it exists
 	 */
 	public boolean exists(String key) {
+		this.roundTrips.increment();
 		SharedConnectionScripts direct = this.direct;
 		if (direct != null && direct.isUsable()) {
 			Long count = direct.call((commands) -> commands.exists(bytes(key)));
@@ -167,6 +179,7 @@ public final class ScriptRunner {
 	 * @return the members
 	 */
 	public Set<String> members(String key) {
+		this.roundTrips.increment();
 		SharedConnectionScripts direct = this.direct;
 		if (direct != null && direct.isUsable()) {
 			Set<byte[]> members = direct.call((commands) -> commands.smembers(bytes(key)));
@@ -181,6 +194,46 @@ public final class ScriptRunner {
 	}
 
 	/**
+	 * Read the members of several sets in one round trip, within the command timeout like
+	 * the scripts.
+	 * @param keys the sets
+	 * @return each set's members, by key
+	 */
+	public Map<String, Set<String>> membersOfEach(List<String> keys) {
+		Map<String, Set<String>> members = new LinkedHashMap<>();
+		if (keys.isEmpty()) {
+			return members;
+		}
+		this.roundTrips.increment();
+		SharedConnectionScripts direct = this.direct;
+		List<?> replies = (direct != null && direct.isUsable())
+				? direct.callEach(keys.stream().map(ScriptRunner::bytes).toList(),
+						(commands, key) -> commands.smembers(key))
+				: this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
+					keys.forEach((key) -> connection.setCommands().sMembers(bytes(key)));
+					return null;
+				}, null);
+		for (int i = 0; i < keys.size(); i++) {
+			Set<String> decoded = new LinkedHashSet<>();
+			if (replies.get(i) instanceof Collection<?> set) {
+				set.forEach((member) -> decoded.add((member instanceof byte[] raw)
+						? new String(raw, StandardCharsets.UTF_8) : String.valueOf(member)));
+			}
+			members.put(keys.get(i), decoded);
+		}
+		return members;
+	}
+
+	/**
+	 * Return how many round trips this runner made so far: one per call of any of its
+	 * methods, a pipelined batch of calls counting once.
+	 * @return the count
+	 */
+	long roundTrips() {
+		return this.roundTrips.sum();
+	}
+
+	/**
 	 * Run a script.
 	 * @param script the script
 	 * @param keys its keys
@@ -192,6 +245,15 @@ public final class ScriptRunner {
 	}
 
 	/**
+	 * Run one script call.
+	 * @param call the call
+	 * @return its reply, strings as {@link String}, integers as {@link Long}
+	 */
+	public List<Object> run(Call call) {
+		return run(call.script(), encode(call.keys()), encode(call.args()));
+	}
+
+	/**
 	 * Run a script on keys and arguments already encoded as UTF-8.
 	 * @param script the script
 	 * @param keys its keys
@@ -199,6 +261,7 @@ public final class ScriptRunner {
 	 * @return its reply, strings as {@link String}, integers as {@link Long}
 	 */
 	List<Object> run(DelayQueueScript script, byte[][] keys, byte[][] args) {
+		this.roundTrips.increment();
 		List<?> reply;
 		try {
 			reply = evalSha(script, keys, args);
@@ -235,14 +298,19 @@ public final class ScriptRunner {
 	}
 
 	/**
-	 * Run several script calls in one round trip. The calls must not depend on each
-	 * other's effects being all or nothing: each is atomic on its own. On Lettuce's
-	 * shared connection they are all sent before any reply is awaited; otherwise they go
-	 * through a pipeline, which needs a connection of its own.
+	 * Run several script calls in one round trip (none for no call, and a single call
+	 * alone). The calls must not depend on each other's effects being all or nothing:
+	 * each is atomic on its own. On Lettuce's shared connection they are all sent before
+	 * any reply is awaited; otherwise they go through a pipeline, which needs a
+	 * connection of its own.
 	 * @param calls each call's script, keys and arguments
 	 * @return each call's reply, in order
 	 */
 	public List<List<Object>> runPipelined(List<Call> calls) {
+		if (calls.size() <= 1) {
+			return calls.isEmpty() ? List.of() : List.of(run(calls.get(0)));
+		}
+		this.roundTrips.increment();
 		List<SharedConnectionScripts.EncodedCall> encoded = new ArrayList<>(calls.size());
 		for (Call call : calls) {
 			encoded
@@ -251,6 +319,7 @@ public final class ScriptRunner {
 		SharedConnectionScripts direct = this.direct;
 		List<?> outcomes = (direct != null && direct.isUsable()) ? direct.evalShaEach(encoded) : pipeline(encoded);
 		List<List<Object>> replies = new ArrayList<>(outcomes.size());
+		List<Integer> lost = new ArrayList<>();
 		for (int i = 0; i < outcomes.size(); i++) {
 			Object outcome = outcomes.get(i);
 			if (!(outcome instanceof Throwable failure)) {
@@ -258,17 +327,25 @@ public final class ScriptRunner {
 			}
 			else if (mentionsNoScript(failure)) {
 				// Redis lost its script cache (restart or SCRIPT FLUSH): on the shared
-				// connection each call fails on its own, and this one did nothing, so it
-				// runs again alone, which loads the script; the calls that ran are not
-				// repeated.
-				SharedConnectionScripts.EncodedCall call = encoded.get(i);
-				replies.add(run(call.script(), call.keys(), call.args()));
+				// connection each call fails on its own, and this one did nothing.
+				replies.add(List.of());
+				lost.add(i);
 			}
 			else if (failure instanceof DataAccessException ex) {
 				throw ex;
 			}
 			else {
 				throw new DelayQueueException("Script failed: " + failure.getMessage(), failure);
+			}
+		}
+		if (!lost.isEmpty()) {
+			// Each script is loaded once, and the calls that did nothing run again
+			// together; the calls that ran are not repeated.
+			List<Call> again = lost.stream().map(calls::get).toList();
+			again.stream().map(Call::script).distinct().forEach(this::load);
+			List<List<Object>> rerun = runPipelined(again);
+			for (int j = 0; j < lost.size(); j++) {
+				replies.set(lost.get(j), rerun.get(j));
 			}
 		}
 		return replies;

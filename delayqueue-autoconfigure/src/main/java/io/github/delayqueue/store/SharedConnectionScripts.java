@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import io.lettuce.core.AbstractRedisAsyncCommands;
@@ -156,6 +157,36 @@ final class SharedConnectionScripts {
 			}
 		}
 		return outcomes;
+	}
+
+	/**
+	 * Run one plain command per argument, each sent before any reply is awaited, in one
+	 * round trip as {@link #evalShaEach} does.
+	 * @param <A> the argument's type
+	 * @param <T> the reply's type
+	 * @param arguments one per command
+	 * @param command sends one command on the native connection
+	 * @return the replies, in order
+	 * @throws DataAccessException on failure
+	 */
+	<A, T> List<@Nullable T> callEach(List<A> arguments,
+			BiFunction<RedisClusterAsyncCommands<byte[], byte[]>, A, RedisFuture<T>> command) {
+		Shared current = shared();
+		try {
+			List<RedisFuture<T>> replies = new ArrayList<>(arguments.size());
+			for (A argument : arguments) {
+				replies.add(command.apply(current.commands(), argument));
+			}
+			long deadline = current.deadline();
+			List<@Nullable T> values = new ArrayList<>(replies.size());
+			for (RedisFuture<T> reply : replies) {
+				values.add(awaitReply(current, reply, deadline));
+			}
+			return values;
+		}
+		catch (RuntimeException ex) {
+			throw translate(ex);
+		}
 	}
 
 	/**

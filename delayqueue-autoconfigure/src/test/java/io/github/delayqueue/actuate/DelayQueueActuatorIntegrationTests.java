@@ -1,6 +1,8 @@
 package io.github.delayqueue.actuate;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -324,6 +326,26 @@ class DelayQueueActuatorIntegrationTests {
 			.containsExactlyInAnyOrder("listed-1", "listed-2", "listed-3");
 		assertThat(first.body() + second.body()).doesNotContain("secret");
 		assertThat(http.get("/delayqueue/partner.listed?state=dead").json().path("jobs")).hasSize(3);
+	}
+
+	@Test
+	void showsWhenEachDeadJobDiedBesideItsOldDueTime() {
+		delayQueue.send(JobRequest.builder("partner.died", "x").id("died-1").build());
+		buryEverythingReady("partner.died");
+		// The dead set's score is the time of death, by the Redis clock; set to a known
+		// instant here, long after the job was due.
+		Instant died = Instant.now().plus(Duration.ofDays(3)).truncatedTo(ChronoUnit.MILLIS);
+		redis.opsForZSet().add("{dq:partner.died}:dead", "died-1", died.toEpochMilli());
+
+		ActuatorHttp.Response page = http.get("/delayqueue/partner.died?state=dead");
+		ActuatorHttp.Response job = http.get("/delayqueue/partner.died/died-1");
+
+		assertThat(Instant.parse(page.json().at("/jobs/0/diedAt").asString())).isEqualTo(died);
+		assertThat(Instant.parse(page.json().at("/jobs/0/dueAt").asString())).isBefore(died.minus(Duration.ofDays(2)));
+		assertThat(Instant.parse(job.json().path("diedAt").asString())).isEqualTo(died);
+		delayQueue.send("partner.died", "y", Duration.ofHours(1));
+		String delayed = http.get("/delayqueue/partner.died?state=delayed").json().path("jobs").get(0).toString();
+		assertThat(delayed).contains("\"dueAt\"").doesNotContain("diedAt\":\"");
 	}
 
 	@Test

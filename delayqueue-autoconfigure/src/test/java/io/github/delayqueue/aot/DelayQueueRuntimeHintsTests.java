@@ -32,6 +32,15 @@ class DelayQueueRuntimeHintsTests {
 	}
 
 	@Test
+	void registersTheVersionThatHttpCallbacksSend() {
+		RuntimeHints hints = new RuntimeHints();
+		new DelayQueueRuntimeHints().registerHints(hints, getClass().getClassLoader());
+		assertThat(new PathMatchingResourcePatternResolver().getResource("classpath:" + DelayQueueRuntimeHints.VERSION)
+			.exists()).isTrue();
+		assertThat(RuntimeHintsPredicates.resource().forResource(DelayQueueRuntimeHints.VERSION)).accepts(hints);
+	}
+
+	@Test
 	void isRegisteredInAotFactories() {
 		assertThat(AotServices.factories().load(RuntimeHintsRegistrar.class))
 			.hasAtLeastOneElementOfType(DelayQueueRuntimeHints.class);

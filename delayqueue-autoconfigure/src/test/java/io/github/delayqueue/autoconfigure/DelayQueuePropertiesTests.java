@@ -239,7 +239,7 @@ class DelayQueuePropertiesTests {
 					.contains("did you mean 'delayqueue.listener.shutdown-timeout'?"));
 				assertThat(failure.getProblems()).anySatisfy(
 						(problem) -> assertThat(problem).startsWith("Unknown property 'delayqueue.topics.orders.ttl'")
-							.contains("; a topic takes ttr, concurrency, "));
+							.endsWith("; did you mean 'delayqueue.topics.orders.ttr'?"));
 				assertThat(failure.getProblems()).anySatisfy((problem) -> assertThat(problem)
 					.startsWith("Unknown property 'delayqueue.http-callback.allowed-host'")
 					.contains("did you mean 'delayqueue.http-callback.allowed-hosts'?"));
@@ -253,6 +253,88 @@ class DelayQueuePropertiesTests {
 							"; delayqueue takes enabled, key-prefix, max-payload-size, command-timeout, scheduler.*, listener.*, "
 									+ "defaults.*, topics.*, http-callback.*"));
 				assertThat(failure.getMessage()).contains("(7 problems)");
+			});
+	}
+
+	@Test
+	void suggestsTheNearestSettingOfATopicWhereverItsDottedNameEnds() throws IOException {
+		PropertySource<?> yaml = yaml("""
+				delayqueue:
+				  topics:
+				    orders.timeout:
+				      ttl: 10s
+				      retry:
+				        max-atempts: 3
+				    mail:
+				      frobnicate: 1
+				""");
+		this.runner.withInitializer((context) -> context.getEnvironment().getPropertySources().addFirst(yaml))
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(environmentVariables(Map.of("DELAYQUEUE_TOPICS_REFUNDS_CONCURENCY", "2"))))
+			.run((context) -> {
+				InvalidDelayQueuePropertiesException failure = failure(context.getStartupFailure());
+				assertThat(failure.getProblems()).hasSize(4);
+				assertThat(failure.getProblems()).anySatisfy((problem) -> assertThat(problem)
+					.startsWith("Unknown property 'delayqueue.topics.orders.timeout.ttl' (from ")
+					.endsWith("; did you mean 'delayqueue.topics.orders.timeout.ttr'?"));
+				assertThat(failure.getProblems()).anySatisfy((problem) -> assertThat(problem)
+					.startsWith("Unknown property 'delayqueue.topics.orders.timeout.retry.max-atempts'")
+					.endsWith("; did you mean 'delayqueue.topics.orders.timeout.retry.max-attempts'?"));
+				assertThat(failure.getProblems()).anySatisfy((problem) -> assertThat(problem)
+					.startsWith("Unknown property 'delayqueue.topics.refunds.concurency'")
+					.contains("DELAYQUEUE_TOPICS_REFUNDS_CONCURENCY")
+					.endsWith("; did you mean 'delayqueue.topics.refunds.concurrency'?"));
+				assertThat(failure.getProblems()).anySatisfy((problem) -> assertThat(problem)
+					.startsWith("Unknown property 'delayqueue.topics.mail.frobnicate'")
+					.contains("; a topic takes ttr, concurrency, ")
+					.endsWith(" (delayqueue.topics.<topic>.<setting>)"));
+			});
+	}
+
+	@Test
+	void failsStartUpOnATopicNameThatSpringBootWouldChangeNamingItAsWritten() throws IOException {
+		PropertySource<?> yaml = yaml("""
+				delayqueue:
+				  topics:
+				    "bad topic!":
+				      ttr: 10s
+				      concurrency: 2
+				    orders.timeout:
+				      ttr: 5s
+				""");
+		this.runner.withInitializer((context) -> context.getEnvironment().getPropertySources().addFirst(yaml))
+			.withPropertyValues("delayqueue.topics.-refunds.retry.max-attempts=3")
+			.run((context) -> {
+				InvalidDelayQueuePropertiesException failure = failure(context.getStartupFailure());
+				assertThat(failure.getProblems()).hasSize(2);
+				assertThat(failure.getProblems()).anySatisfy((problem) -> assertThat(problem)
+					.startsWith("Topic name 'bad topic!' under delayqueue.topics (from ")
+					.contains("4:")
+					.endsWith(" is invalid: Topic names use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a "
+							+ "letter or digit; Spring Boot would read it as 'badtopic'"));
+				assertThat(failure.getProblems()).anySatisfy((problem) -> assertThat(problem)
+					.startsWith("Topic name '-refunds' under delayqueue.topics (from ")
+					.endsWith("; Spring Boot would read it as 'refunds'"));
+			});
+	}
+
+	@Test
+	void bindsTopicNamesWithUnderscoresAndCapitalsAsWritten() throws IOException {
+		PropertySource<?> yaml = yaml("""
+				delayqueue:
+				  topics:
+				    orders_timeout:
+				      ttr: 5s
+				    Orders.Timeout:
+				      ttr: 6s
+				""");
+		this.runner.withInitializer((context) -> context.getEnvironment().getPropertySources().addFirst(yaml))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				TopicPolicies policies = context.getBean(TopicPolicies.class);
+				assertThat(policies.forTopic("orders_timeout").ttr()).isEqualTo(Duration.ofSeconds(5));
+				assertThat(policies.forTopic("Orders.Timeout").ttr()).isEqualTo(Duration.ofSeconds(6));
 			});
 	}
 
@@ -293,6 +375,17 @@ class DelayQueuePropertiesTests {
 					.contains("did you mean 'delayqueue.listener.shutdown-timeout'?"));
 				assertThat(failure.getProblems())
 					.anySatisfy((problem) -> assertThat(problem).startsWith("Unknown property 'delayqueue.key-prefx'"));
+			});
+	}
+
+	@Test
+	void failsStartUpOnATimeToRunUnderOneMillisecondNamingTheProperty() {
+		this.runner.withPropertyValues("delayqueue.defaults.ttr=500us", "delayqueue.topics.orders.timeout.ttr=999999ns")
+			.run((context) -> {
+				InvalidDelayQueuePropertiesException failure = failure(context.getStartupFailure());
+				assertThat(failure.getProblems()).hasSize(2);
+				assertThat(failure.getMessage()).contains("Property delayqueue.defaults.ttr with value 'PT0.0005S'",
+						"Property delayqueue.topics.orders.timeout.ttr with value 'PT0.000999999S'", "at least 1 ms");
 			});
 	}
 

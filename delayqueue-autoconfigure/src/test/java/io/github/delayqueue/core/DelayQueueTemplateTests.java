@@ -276,6 +276,20 @@ class DelayQueueTemplateTests {
 	}
 
 	@Test
+	void refusesATimeToRunUnderOneMillisecondAtSendNamingTtr() {
+		for (Duration ttr : List.of(Duration.ofNanos(1), Duration.ofNanos(999_999))) {
+			assertThatExceptionOfType(InvalidJobException.class)
+				.isThrownBy(() -> this.template.send(JobRequest.builder("orders", "x").id("short").ttr(ttr).build()))
+				.withMessageContaining("ttr")
+				.withMessageContaining("'short'")
+				.withMessageContaining(ttr.toString());
+		}
+		assertThat(this.fixture.redis().keys("*")).isEmpty();
+		String id = this.template.send(JobRequest.builder("orders", "x").ttr(Duration.ofMillis(1)).build());
+		assertThat(this.template.find("orders", id)).isPresent();
+	}
+
+	@Test
 	void sendsABatchInOrderAcrossTopics() {
 		List<JobRequest> requests = new ArrayList<>();
 		for (int i = 0; i < 2500; i++) {

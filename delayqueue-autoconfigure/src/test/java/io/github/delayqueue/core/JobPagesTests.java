@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
@@ -72,6 +74,46 @@ class JobPagesTests {
 			.containsExactly(ids.get(3), ids.get(4), ids.get(5));
 		assertThat(this.template.jobs("ready.paged", JobState.RUNNING, 0, 10)).extracting(JobInfo::id)
 			.containsExactly(ids.get(0), ids.get(2));
+	}
+
+	@Test
+	void pagesReadyJobsOfAPartitionedTopicWithGhostsNeitherSkippingNorRepeatingOne() {
+		DelayQueueKeys keys = new DelayQueueKeys(DelayQueueFixture.PREFIX, (topic) -> 8);
+		DelayQueueTemplate partitioned = new DelayQueueTemplate(
+				new JobStore(this.fixture.scripts(), keys, this.fixture.codec()), this.fixture.codec(),
+				this.fixture.jsonMapper());
+		assertPagesHoldEveryReadyJobOnce(partitioned, "ready.partitioned");
+	}
+
+	@Test
+	void pagesReadyJobsWithGhostsNeitherSkippingNorRepeatingOne() {
+		assertPagesHoldEveryReadyJobOnce(this.template, "ready.ghosts");
+	}
+
+	// Cancelled READY jobs leave ghost entries in the ready lists of every partition;
+	// pages of seven, a size that shares no factor with the spacing of the ghosts, must
+	// still hold each remaining job once.
+	private void assertPagesHoldEveryReadyJobOnce(DelayQueueTemplate queue, String topic) {
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 300; i++) {
+			ids.add(queue.send(topic, "job-" + i));
+		}
+		List<String> remaining = new ArrayList<>();
+		for (int i = 0; i < ids.size(); i++) {
+			if (i % 3 == 1) {
+				assertThat(queue.cancel(topic, ids.get(i))).isTrue();
+			}
+			else {
+				remaining.add(ids.get(i));
+			}
+		}
+		assertThat(queue.stats(topic).ready()).isEqualTo(remaining.size());
+		List<String> paged = new ArrayList<>();
+		for (int offset = 0; offset < 300; offset += 7) {
+			queue.jobs(topic, JobState.READY, offset, 7).forEach((job) -> paged.add(job.id()));
+		}
+		assertThat(paged).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(remaining);
+		assertThat(queue.jobs(topic, JobState.READY, 0, 1000)).extracting(JobInfo::id).containsExactlyElementsOf(paged);
 	}
 
 	@Test

@@ -84,7 +84,7 @@ class DashboardApiIntegrationTests {
 
 	@Test
 	void pagesJobsAndShowsOneWithItsPayloadUnlessHidden() throws Exception {
-		String base = start();
+		String base = start("delayqueue.dashboard.show-payloads=always");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
 		String sooner = queue.send(JobRequest.builder("paged", new Order(1))
 			.header("Authorization", "Bearer secret")
@@ -103,7 +103,7 @@ class DashboardApiIntegrationTests {
 		assertThat(job.json().at("/headers/Authorization").asString()).isEqualTo("Bearer secret");
 		assertThat(get(base + "/api/topics/paged/jobs/nope").status()).isEqualTo(404);
 
-		String hidden = start("delayqueue.dashboard.show-payloads=false");
+		String hidden = start();
 		Answer masked = get(hidden + "/api/topics/paged/jobs/" + sooner);
 		assertThat(masked.body()).doesNotContain("secret").doesNotContain("number");
 	}
@@ -201,7 +201,7 @@ class DashboardApiIntegrationTests {
 				this.client.send(HttpRequest.newBuilder(URI.create(base + "/api/topics")).build(),
 						HttpResponse.BodyHandlers.ofString()))) {
 			assertThat(answer.headers().firstValue("Content-Security-Policy"))
-				.hasValue(DashboardRequestGuard.CONTENT_SECURITY_POLICY);
+				.hasValue(DashboardResponseHeaders.CONTENT_SECURITY_POLICY);
 			assertThat(answer.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
 			assertThat(answer.headers().firstValue("Cache-Control")).hasValue("no-store");
 			assertThat(answer.headers().firstValue("X-Frame-Options")).hasValue("DENY");
@@ -237,7 +237,7 @@ class DashboardApiIntegrationTests {
 
 	@Test
 	void answersSettingsOneTopicAndALookupByIdInEveryTopic() throws Exception {
-		String base = start("delayqueue.dashboard.show-payloads=false");
+		String base = start("delayqueue.dashboard.show-payloads=never");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
 		queue.send(JobRequest.builder("lookup.second", new Order(5)).id("needle").delay(Duration.ofHours(1)).build());
 		queue.send("lookup.first", new Order(6), Duration.ofHours(1));

@@ -85,6 +85,7 @@ class DashboardBrowserTests {
 			assertThat(this.browser.text("#throughput-totals")).contains("40 completed");
 		});
 		assertThat(this.browser.all("#throughput-plot canvas")).isNotEmpty();
+		assertThat(this.browser.consoleErrors()).as("errors in the browser's console").isEmpty();
 		this.browser.screenshot("dashboard-overview");
 		this.browser.preferDark(true);
 		this.browser.screenshot("dashboard-overview-dark");
@@ -111,7 +112,7 @@ class DashboardBrowserTests {
 
 	@Test
 	void jobFoundByIdFromTheOverviewOpensItsDetail() throws Exception {
-		String page = start("delayqueue.dashboard.read-only=false");
+		String page = start("delayqueue.dashboard.read-only=false", "delayqueue.dashboard.show-payloads=always");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
 		queue.send(JobRequest.builder("orders.timeout", new Order(42, "EUR"))
 			.id("order-42")
@@ -133,6 +134,30 @@ class DashboardBrowserTests {
 		await().atMost(PATIENCE)
 			.untilAsserted(() -> assertThat(this.browser.text("#notice")).contains("ready to run now"));
 		await().atMost(PATIENCE).until(() -> queue.find("orders.timeout", "order-42").isEmpty());
+	}
+
+	@Test
+	void cancellingAJobAsksOnceMore() throws Exception {
+		String page = start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		queue.send(JobRequest.builder("orders.timeout", new Order(7, "EUR"))
+			.id("order-7")
+			.delay(Duration.ofHours(2))
+			.build());
+		this.browser.open(page + "#/topics/orders.timeout/jobs/order-7");
+		await().atMost(PATIENCE).untilAsserted(() -> assertThat(this.browser.text("#job-state")).isEqualTo("delayed"));
+
+		this.browser.click("button[data-action='cancel']");
+		assertThat(this.browser.text(".question")).isEqualTo("Cancel job order-7?");
+		this.browser.screenshot("dashboard-cancel-question");
+		this.browser.click("button[data-action='cancel-keep']");
+		assertThat(queue.find("orders.timeout", "order-7")).isPresent();
+		this.browser.click("button[data-action='cancel']");
+		this.browser.click("button[data-action='cancel-confirm']");
+
+		await().atMost(PATIENCE)
+			.untilAsserted(() -> assertThat(this.browser.text("#notice")).contains("Job order-7 was cancelled"));
+		assertThat(queue.find("orders.timeout", "order-7")).isEmpty();
 	}
 
 	@Test

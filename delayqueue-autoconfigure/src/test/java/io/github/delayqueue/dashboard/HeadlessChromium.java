@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
 
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
@@ -17,6 +18,8 @@ import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 
 /**
  * Debian's Chromium, headless, driven through its chromedriver. Where they are missing a
@@ -47,6 +50,7 @@ final class HeadlessChromium implements AutoCloseable {
 		}
 		ChromeOptions options = new ChromeOptions();
 		options.setBinary(browser);
+		options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
 		options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
 				"--window-size=1280,900", "--lang=en-US");
 		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver)
@@ -143,6 +147,25 @@ final class HeadlessChromium implements AutoCloseable {
 	void preferDark(boolean dark) {
 		this.driver.executeCdpCommand("Emulation.setEmulatedMedia",
 				Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", dark ? "dark" : "light"))));
+	}
+
+	/** The errors the browser wrote to its console since the last call, one line each. */
+	List<String> consoleErrors() {
+		return this.driver.manage()
+			.logs()
+			.get(LogType.BROWSER)
+			.getAll()
+			.stream()
+			.filter((entry) -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
+			.map(LogEntry::getMessage)
+			.toList();
+	}
+
+	/**
+	 * Forget every cookie of the page's site, so that the next user starts logged out.
+	 */
+	void forgetCookies() {
+		this.driver.manage().deleteAllCookies();
 	}
 
 	Path screenshot(String name) throws IOException {

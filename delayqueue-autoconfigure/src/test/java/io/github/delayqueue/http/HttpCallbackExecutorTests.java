@@ -1,10 +1,16 @@
 package io.github.delayqueue.http;
 
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 
 import io.github.delayqueue.core.NonRetryableJobException;
 import io.github.delayqueue.core.RetryJobException;
@@ -26,6 +32,8 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  */
 class HttpCallbackExecutorTests {
 
+	private static final InetAddress LOOPBACK = address("127.0.0.1");
+
 	private final HttpTestServer server = HttpTestServer.start();
 
 	private final HttpCallbackExecutor executor = new HttpCallbackExecutor();
@@ -33,6 +41,11 @@ class HttpCallbackExecutorTests {
 	@AfterEach
 	void closeServer() {
 		this.server.close();
+	}
+
+	// The test server listens on 127.0.0.1 only.
+	private void execute(HttpCallback callback) {
+		this.executor.execute(callback, List.of(LOOPBACK));
 	}
 
 	@Test
@@ -44,7 +57,7 @@ class HttpCallbackExecutorTests {
 			.body("{\"order\":42,\"note\":\"\u00e9t\u00e9\"}")
 			.build();
 
-		assertThatNoException().isThrownBy(() -> this.executor.execute(callback));
+		assertThatNoException().isThrownBy(() -> execute(callback));
 
 		assertThat(this.server.requests("/notify")).singleElement().satisfies((request) -> {
 			assertThat(request.method()).isEqualTo("POST");
@@ -57,7 +70,7 @@ class HttpCallbackExecutorTests {
 
 	@Test
 	void sendsABodyWithoutContentTypeAsUtf8Text() {
-		this.executor.execute(HttpCallback.put(this.server.url("/text")).body("caf\u00e9").build());
+		execute(HttpCallback.put(this.server.url("/text")).body("caf\u00e9").build());
 
 		Request request = this.server.requests("/text").get(0);
 		assertThat(request.header("Content-Type")).isEqualTo("text/plain;charset=UTF-8");
@@ -66,7 +79,7 @@ class HttpCallbackExecutorTests {
 
 	@Test
 	void sendsNoBodyForAGet() {
-		this.executor.execute(HttpCallback.get(this.server.url("/ping")).build());
+		execute(HttpCallback.get(this.server.url("/ping")).build());
 
 		Request request = this.server.requests("/ping").get(0);
 		assertThat(request.method()).isEqualTo("GET");
@@ -79,7 +92,7 @@ class HttpCallbackExecutorTests {
 		this.server.respond("/flaky", Response.status(status, "try later"));
 
 		assertThatExceptionOfType(HttpCallbackException.class)
-			.isThrownBy(() -> this.executor.execute(HttpCallback.post(this.server.url("/flaky")).build()))
+			.isThrownBy(() -> execute(HttpCallback.post(this.server.url("/flaky")).build()))
 			.withMessage("HTTP " + status + " from POST " + this.server.url("/flaky") + ": try later")
 			.satisfies((ex) -> assertThat(ex.getStatusCode()).isEqualTo(status));
 	}
@@ -89,7 +102,7 @@ class HttpCallbackExecutorTests {
 		this.server.respond("/orders/42", Response.status(404, "x".repeat(300)));
 
 		assertThatExceptionOfType(NonRetryableJobException.class)
-			.isThrownBy(() -> this.executor.execute(HttpCallback.delete(this.server.url("/orders/42")).build()))
+			.isThrownBy(() -> execute(HttpCallback.delete(this.server.url("/orders/42")).build()))
 			.withMessage("HTTP 404 from DELETE " + this.server.url("/orders/42") + ": " + "x".repeat(200) + "...");
 	}
 
@@ -98,7 +111,7 @@ class HttpCallbackExecutorTests {
 		this.server.respond("/auth", Response.status(401, "bad token"));
 
 		assertThatExceptionOfType(NonRetryableJobException.class)
-			.isThrownBy(() -> this.executor.execute(HttpCallback.get(this.server.url("/auth?token=secret")).build()))
+			.isThrownBy(() -> execute(HttpCallback.get(this.server.url("/auth?token=secret")).build()))
 			.withMessage("HTTP 401 from GET " + this.server.url("/auth") + "?...: bad token");
 	}
 
@@ -107,7 +120,7 @@ class HttpCallbackExecutorTests {
 		this.server.respond("/busy", Response.status(503, "busy").header("Retry-After", "120"));
 
 		assertThatExceptionOfType(RetryJobException.class)
-			.isThrownBy(() -> this.executor.execute(HttpCallback.get(this.server.url("/busy")).build()))
+			.isThrownBy(() -> execute(HttpCallback.get(this.server.url("/busy")).build()))
 			.satisfies((ex) -> {
 				assertThat(ex.getRetryAfter()).isEqualTo(Duration.ofSeconds(120));
 				assertThat(ex.getMessage()).startsWith("HTTP 503 from GET " + this.server.url("/busy") + ": busy");
@@ -123,7 +136,7 @@ class HttpCallbackExecutorTests {
 		this.server.respond("/limited", Response.status(429).header("Retry-After", inFiveMinutes));
 
 		assertThatExceptionOfType(RetryJobException.class)
-			.isThrownBy(() -> this.executor.execute(HttpCallback.get(this.server.url("/limited")).build()))
+			.isThrownBy(() -> execute(HttpCallback.get(this.server.url("/limited")).build()))
 			.satisfies(
 					(ex) -> assertThat(ex.getRetryAfter()).isBetween(Duration.ofSeconds(290), Duration.ofSeconds(301)));
 	}
@@ -135,10 +148,10 @@ class HttpCallbackExecutorTests {
 		this.server.respond("/garbled", Response.status(503).header("Retry-After", "soon"));
 
 		assertThatExceptionOfType(RetryJobException.class)
-			.isThrownBy(() -> this.executor.execute(HttpCallback.get(this.server.url("/forever")).build()))
+			.isThrownBy(() -> execute(HttpCallback.get(this.server.url("/forever")).build()))
 			.satisfies((ex) -> assertThat(ex.getRetryAfter()).isEqualTo(Duration.ofHours(1)));
 		assertThatExceptionOfType(HttpCallbackException.class)
-			.isThrownBy(() -> this.executor.execute(HttpCallback.get(this.server.url("/garbled")).build()));
+			.isThrownBy(() -> execute(HttpCallback.get(this.server.url("/garbled")).build()));
 	}
 
 	@Test
@@ -146,8 +159,8 @@ class HttpCallbackExecutorTests {
 		this.server.hang("/slow");
 
 		assertThatExceptionOfType(HttpCallbackException.class)
-			.isThrownBy(() -> this.executor
-				.execute(HttpCallback.get(this.server.url("/slow")).timeout(Duration.ofMillis(300)).build()))
+			.isThrownBy(
+					() -> execute(HttpCallback.get(this.server.url("/slow")).timeout(Duration.ofMillis(300)).build()))
 			.withMessage("GET " + this.server.url("/slow") + " timed out after PT0.3S")
 			.satisfies((ex) -> assertThat(ex.getStatusCode()).isZero());
 	}
@@ -160,8 +173,7 @@ class HttpCallbackExecutorTests {
 		}
 		String url = "http://127.0.0.1:" + closedPort + "/gone";
 
-		assertThatExceptionOfType(HttpCallbackException.class)
-			.isThrownBy(() -> this.executor.execute(HttpCallback.get(url).build()))
+		assertThatExceptionOfType(HttpCallbackException.class).isThrownBy(() -> execute(HttpCallback.get(url).build()))
 			.withMessageStartingWith("GET " + url + " failed: ")
 			.withMessageContaining("ConnectException");
 	}
@@ -172,10 +184,107 @@ class HttpCallbackExecutorTests {
 				Response.status(302).header("Location", this.server.url("localhost", "/new?token=secret")));
 
 		assertThatExceptionOfType(NonRetryableJobException.class)
-			.isThrownBy(() -> this.executor.execute(HttpCallback.post(this.server.url("/old")).body("x").build()))
+			.isThrownBy(() -> execute(HttpCallback.post(this.server.url("/old")).body("x").build()))
 			.withMessage("HTTP 302 from POST " + this.server.url("/old") + ": redirects are not followed (Location: "
 					+ this.server.url("localhost", "/new") + "?...); call the final URL");
 		assertThat(this.server.requests("/new")).isEmpty();
+	}
+
+	@Test
+	void speaksHttp11WithoutAskingToUpgradeAndNamesTheLibraryAsUserAgent() {
+		execute(HttpCallback.post(this.server.url("/plain")).body("x").build());
+
+		Request request = this.server.requests("/plain").get(0);
+		assertThat(request.protocol()).isEqualTo("HTTP/1.1");
+		assertThat(request.header("Upgrade")).isNull();
+		assertThat(request.header("HTTP2-Settings")).isNull();
+		assertThat(request.header("Connection")).isEqualTo("close");
+		assertThat(request.header("User-Agent")).matches("delayqueue/\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+	}
+
+	@Test
+	void sendsTheUserAgentACallbackSets() {
+		execute(HttpCallback.get(this.server.url("/agent")).header("user-agent", "shop/2.1").build());
+
+		assertThat(this.server.requests("/agent").get(0).headers().get("User-agent")).containsExactly("shop/2.1");
+	}
+
+	@Test
+	void connectsToTheGivenAddressAndNamesTheHostOfTheUrl() {
+		// .test names never resolve (RFC 6761): only the given address can be reached.
+		String url = this.server.url("callback.test", "/pinned");
+
+		execute(HttpCallback.get(url).build());
+
+		assertThat(this.server.requests("/pinned")).singleElement()
+			.satisfies(
+					(request) -> assertThat(request.header("Host")).isEqualTo("callback.test:" + this.server.port()));
+	}
+
+	@Test
+	void triesTheNextAddressWhenOneRefusesTheConnection() {
+		// The server listens on 127.0.0.1 only, so 127.0.0.2 refuses the connection.
+		this.executor.execute(HttpCallback.get(this.server.url("callback.test", "/second")).build(),
+				List.of(address("127.0.0.2"), LOOPBACK));
+
+		assertThat(this.server.requests("/second")).hasSize(1);
+	}
+
+	@Test
+	void readsTheStartOfABodySentInChunks() {
+		this.server.respond("/chunked", Response.status(422, "order 42 is closed ".repeat(20)).inChunks());
+
+		assertThatExceptionOfType(NonRetryableJobException.class)
+			.isThrownBy(() -> execute(HttpCallback.post(this.server.url("/chunked")).build()))
+			.withMessage("HTTP 422 from POST " + this.server.url("/chunked") + ": "
+					+ "order 42 is closed ".repeat(20).substring(0, 200) + "...");
+	}
+
+	@Test
+	void timesOutWhenTheServerDoesNotReadTheBody() throws Exception {
+		try (ServerSocket deaf = new ServerSocket(0, 1, LOOPBACK)) {
+			// Accepted by the kernel, never read: the body fills the buffers and the
+			// write blocks until the call's time is up.
+			String url = "http://127.0.0.1:" + deaf.getLocalPort() + "/deaf";
+			HttpCallback callback = HttpCallback.post(url)
+				.body("x".repeat(16 * 1024 * 1024))
+				.timeout(Duration.ofMillis(500))
+				.build();
+
+			assertThatExceptionOfType(HttpCallbackException.class).isThrownBy(() -> execute(callback))
+				.withMessage("POST " + url + " timed out after PT0.5S");
+		}
+	}
+
+	@Test
+	void failsRetryablyOnAnAnswerThatIsNotHttp() throws Exception {
+		try (ServerSocket server = new ServerSocket(0, 1, LOOPBACK)) {
+			Thread answering = new Thread(() -> {
+				try (Socket socket = server.accept()) {
+					socket.getOutputStream().write("SSH-2.0-OpenSSH_9.2\r\n".getBytes(StandardCharsets.US_ASCII));
+				}
+				catch (IOException ex) {
+					// The test fails on the client's side.
+				}
+			});
+			answering.start();
+			String url = "http://127.0.0.1:" + server.getLocalPort() + "/ssh";
+
+			assertThatExceptionOfType(HttpCallbackException.class)
+				.isThrownBy(() -> execute(HttpCallback.get(url).build()))
+				.withMessage(
+						"GET " + url + " failed: ProtocolException: Not an HTTP/1.x answer: 'SSH-2.0-OpenSSH_9.2'");
+			answering.join();
+		}
+	}
+
+	private static InetAddress address(String literal) {
+		try {
+			return InetAddress.getByName(literal);
+		}
+		catch (UnknownHostException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 }

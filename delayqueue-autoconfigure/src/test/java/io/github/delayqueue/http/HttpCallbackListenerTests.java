@@ -29,12 +29,13 @@ class HttpCallbackListenerTests {
 	private final HttpCallbackListener listener = new HttpCallbackListener(this.validator, this.executor);
 
 	@Test
-	void callsANameThatResolvesToAPublicAddress() {
+	void callsANameThatResolvesToAPublicAddressAtTheAddressItChecked() throws Exception {
 		HttpCallback callback = HttpCallback.get("https://partner.example/notify").build();
 
 		this.listener.call(callback);
 
 		assertThat(this.executor.calls).containsExactly(callback);
+		assertThat(this.executor.addresses).containsExactly(List.of(InetAddress.getByName("93.184.216.34")));
 	}
 
 	@Test
@@ -88,9 +89,12 @@ class HttpCallbackListenerTests {
 
 		final List<HttpCallback> calls = new ArrayList<>();
 
+		final List<List<InetAddress>> addresses = new ArrayList<>();
+
 		@Override
-		public void execute(HttpCallback callback) {
+		public void execute(HttpCallback callback, List<InetAddress> addresses) {
 			this.calls.add(callback);
+			this.addresses.add(addresses);
 		}
 
 	}

@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.InvalidJobException;
@@ -95,12 +96,14 @@ class HttpCallbackValidatorTests {
 	@Test
 	void refusesANameThatResolvesToANonPublicAddressWhateverTheName() {
 		assertThatExceptionOfType(InvalidJobException.class)
-			.isThrownBy(() -> this.validator.checkAllowed(HttpCallback.get("http://metadata.hooks.example/").build()))
+			.isThrownBy(
+					() -> this.validator.checkBeforeCall(HttpCallback.get("http://metadata.hooks.example/").build()))
 			.withMessage("HTTP callback host 'metadata.hooks.example' of GET http://metadata.hooks.example/ is "
 					+ "refused: it resolves to 169.254.169.254, a non-public address (link-local); list that address, "
 					+ "or a CIDR range containing it, in delayqueue.http-callback.allowed-hosts to allow it");
 		assertThatExceptionOfType(InvalidJobException.class)
-			.isThrownBy(() -> this.validator.checkAllowed(HttpCallback.get("http://intranet.hooks.example/").build()))
+			.isThrownBy(
+					() -> this.validator.checkBeforeCall(HttpCallback.get("http://intranet.hooks.example/").build()))
 			.withMessageContaining("it resolves to 10.20.30.40, a non-public address (private)");
 		assertThatExceptionOfType(InvalidJobException.class)
 			.isThrownBy(() -> this.validator.checkBeforeCall(HttpCallback.get("http://v6.hooks.example/").build()))
@@ -114,7 +117,7 @@ class HttpCallbackValidatorTests {
 						InetAddress.getByName("127.0.0.1") });
 
 		assertThatExceptionOfType(InvalidJobException.class)
-			.isThrownBy(() -> validator.checkAllowed(HttpCallback.get("https://partner.example/").build()))
+			.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("https://partner.example/").build()))
 			.withMessageContaining("it resolves to 127.0.0.1, a non-public address (loopback)");
 	}
 
@@ -129,17 +132,33 @@ class HttpCallbackValidatorTests {
 					(host) -> new InetAddress[] { ipv6 });
 
 			assertThatExceptionOfType(InvalidJobException.class).as(address)
-				.isThrownBy(() -> validator.checkAllowed(HttpCallback.get("https://partner.example/").build()))
+				.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("https://partner.example/").build()))
 				.withMessageContaining("inside an IPv6 address)");
 		}
 	}
 
 	@Test
-	void allowsNamesThatResolveToPublicAddresses() {
-		assertThatNoException()
-			.isThrownBy(() -> this.validator.checkAllowed(HttpCallback.get("https://partner.example/").build()));
-		assertThatNoException()
-			.isThrownBy(() -> this.validator.checkBeforeCall(HttpCallback.get("https://eu.hooks.example/").build()));
+	void allowsNamesThatResolveToPublicAddressesAndReturnsThemForTheCall() throws Exception {
+		assertThat(this.validator.checkBeforeCall(HttpCallback.get("https://eu.hooks.example/").build()))
+			.containsExactly(InetAddress.getByName("93.184.216.35"));
+		assertThat(this.validator.checkBeforeCall(HttpCallback.get("http://10.0.0.7:8080/").build()))
+			.containsExactly(InetAddress.getByName("10.0.0.7"));
+	}
+
+	@Test
+	void doesNotResolveHostNamesWhenAJobIsSent() {
+		AtomicInteger lookups = new AtomicInteger();
+		HttpCallbackValidator validator = new HttpCallbackValidator("http-callback", List.of("partner.example"),
+				(host) -> {
+					lookups.incrementAndGet();
+					return resolve(host);
+				});
+
+		validator.validate("http-callback", HttpCallback.get("https://partner.example/").build());
+
+		assertThat(lookups).hasValue(0);
+		validator.checkBeforeCall(HttpCallback.get("https://partner.example/").build());
+		assertThat(lookups).hasValue(1);
 	}
 
 	@Test
@@ -222,8 +241,8 @@ class HttpCallbackValidatorTests {
 
 			assertThatExceptionOfType(InvalidJobException.class)
 				.isThrownBy(() -> template.send("http-callback",
-						HttpCallback.get("https://metadata.hooks.example/").build(), Duration.ofMinutes(5)))
-				.withMessageContaining("non-public address (link-local)");
+						HttpCallback.get("http://169.254.169.254/latest/meta-data/").build(), Duration.ofMinutes(5)))
+				.withMessageContaining("non-public address: link-local");
 			assertThat(template.stats("http-callback")).isEqualTo(new TopicStats("http-callback", 0, 0, 0, 0));
 
 			String id = template.send("http-callback", HttpCallback.get("https://partner.example/").build(),

@@ -36,7 +36,7 @@ class BatchingAcknowledgerTests {
 	@Test
 	void sendsALoneAcknowledgementAtOnce() {
 		BatchingAcknowledger acknowledger = new BatchingAcknowledger(this::acknowledgeAll, this.events);
-		acknowledger.acknowledge(job("orders", "1"), Duration.ofMillis(5), Duration.ofSeconds(60));
+		acknowledger.acknowledge(job("orders", "1"), Duration.ofMillis(5), Duration.ofSeconds(60), 1000L);
 		assertThat(this.calls).containsExactly(List.of("orders:1"));
 		assertThat(this.completed).containsExactly("orders");
 	}
@@ -45,20 +45,20 @@ class BatchingAcknowledgerTests {
 	void sendsAcknowledgementsQueuedDuringACallTogetherByTopic() throws Exception {
 		CountDownLatch inFirstCall = new CountDownLatch(1);
 		CountDownLatch finishFirstCall = new CountDownLatch(1);
-		BatchingAcknowledger acknowledger = new BatchingAcknowledger((topic, jobs) -> {
+		BatchingAcknowledger acknowledger = new BatchingAcknowledger((topic, jobs, deadlines) -> {
 			if (this.calls.isEmpty()) {
 				inFirstCall.countDown();
 				await(finishFirstCall);
 			}
-			return acknowledgeAll(topic, jobs);
+			return acknowledgeAll(topic, jobs, deadlines);
 		}, this.events);
 		CompletableFuture<Void> first = CompletableFuture
-			.runAsync(() -> acknowledger.acknowledge(job("a", "1"), Duration.ZERO, Duration.ofSeconds(60)));
+			.runAsync(() -> acknowledger.acknowledge(job("a", "1"), Duration.ZERO, Duration.ofSeconds(60), 1000L));
 		assertThat(inFirstCall.await(10, TimeUnit.SECONDS)).isTrue();
 		// The flush is busy: these only queue up, and their workers return at once.
-		acknowledger.acknowledge(job("a", "2"), Duration.ZERO, Duration.ofSeconds(60));
-		acknowledger.acknowledge(job("b", "3"), Duration.ZERO, Duration.ofSeconds(60));
-		acknowledger.acknowledge(job("a", "4"), Duration.ZERO, Duration.ofSeconds(60));
+		acknowledger.acknowledge(job("a", "2"), Duration.ZERO, Duration.ofSeconds(60), 1000L);
+		acknowledger.acknowledge(job("b", "3"), Duration.ZERO, Duration.ofSeconds(60), 1000L);
+		acknowledger.acknowledge(job("a", "4"), Duration.ZERO, Duration.ofSeconds(60), 1000L);
 		assertThat(this.calls).isEmpty();
 		finishFirstCall.countDown();
 		first.get(10, TimeUnit.SECONDS);
@@ -68,19 +68,23 @@ class BatchingAcknowledgerTests {
 
 	@Test
 	void countsNothingForFencedOrFailedAcknowledgements() {
-		BatchingAcknowledger fenced = new BatchingAcknowledger((topic, jobs) -> new boolean[jobs.size()], this.events);
-		fenced.acknowledge(job("orders", "1"), Duration.ZERO, Duration.ofSeconds(1));
-		BatchingAcknowledger failing = new BatchingAcknowledger((topic, jobs) -> {
+		BatchingAcknowledger fenced = new BatchingAcknowledger((topic, jobs, deadlines) -> new boolean[jobs.size()],
+				this.events);
+		fenced.acknowledge(job("orders", "1"), Duration.ZERO, Duration.ofSeconds(1), 1000L);
+		BatchingAcknowledger failing = new BatchingAcknowledger((topic, jobs, deadlines) -> {
 			throw new IllegalStateException("Redis is away");
 		}, this.events);
-		failing.acknowledge(job("orders", "2"), Duration.ZERO, Duration.ofSeconds(1));
-		failing.acknowledge(job("orders", "3"), Duration.ZERO, Duration.ofSeconds(1));
+		failing.acknowledge(job("orders", "2"), Duration.ZERO, Duration.ofSeconds(1), 1000L);
+		failing.acknowledge(job("orders", "3"), Duration.ZERO, Duration.ofSeconds(1), 1000L);
 		assertThat(this.completed).isEmpty();
 	}
 
-	private boolean[] acknowledgeAll(String topic, List<ClaimedJob> jobs) {
+	private boolean[] acknowledgeAll(String topic, List<ClaimedJob> jobs, long[] deadlines) {
 		List<String> ids = new ArrayList<>();
-		jobs.forEach((job) -> ids.add(topic + ":" + job.id()));
+		for (int i = 0; i < jobs.size(); i++) {
+			assertThat(deadlines[i]).isEqualTo(1000L);
+			ids.add(topic + ":" + jobs.get(i).id());
+		}
 		this.calls.add(ids);
 		boolean[] acknowledged = new boolean[jobs.size()];
 		Arrays.fill(acknowledged, true);

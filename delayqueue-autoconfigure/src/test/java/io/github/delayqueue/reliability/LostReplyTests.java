@@ -6,6 +6,7 @@ import java.util.List;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.DuplicateJobException;
 import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims.Claim;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
@@ -140,6 +141,75 @@ class LostReplyTests {
 		assertThat(this.proxy.droppedReplies()).isEqualTo(1);
 		assertThat(claim.jobs()).extracting(ClaimedJob::id, ClaimedJob::attempt).containsExactly(tuple("a", 1));
 		assertThat(this.redis.opsForList().size("{dq:orders}:claiming")).isZero();
+	}
+
+	@Test
+	void reportsAnAcknowledgementDoneWhenItRanTwice() {
+		Claim claim = claimOne("acked");
+		ClaimedJob job = claim.jobs().get(0);
+		long deadline = claim.redisNow() + Duration.ofMinutes(1).toMillis();
+		// Loads the script: the lost reply must be the acknowledgement's.
+		assertThat(this.claims.ack("orders", List.of())).isEmpty();
+		this.proxy.dropNextReplyAndDisconnect();
+
+		boolean[] acknowledged = this.claims.ack("orders", List.of(job), new long[] { deadline });
+
+		assertThat(this.proxy.droppedReplies()).isEqualTo(1);
+		assertThat(acknowledged).containsExactly(true);
+		assertThat(this.template.find("orders", "acked")).isEmpty();
+	}
+
+	@Test
+	void reportsARetryScheduledWhenItRanTwice() {
+		Claim claim = claimOne("retried");
+		ClaimedJob job = claim.jobs().get(0);
+		long deadline = claim.redisNow() + Duration.ofMinutes(1).toMillis();
+		assertThat(this.claims.retry(new ClaimedJob("orders", "orders", "none", 1, ""), Duration.ZERO, "loads", -1))
+			.isEqualTo(-1);
+		this.proxy.dropNextReplyAndDisconnect();
+
+		long due = this.claims.retry(job, Duration.ofMinutes(5), "boom", deadline);
+
+		assertThat(this.proxy.droppedReplies()).isEqualTo(1);
+		assertThat(due).isGreaterThan(claim.redisNow() + Duration.ofMinutes(4).toMillis());
+		assertThat(this.template.find("orders", "retried").orElseThrow().dueAt().toEpochMilli()).isEqualTo(due);
+	}
+
+	@Test
+	void reportsABurialDoneWhenItRanTwice() {
+		Claim claim = claimOne("buried");
+		ClaimedJob job = claim.jobs().get(0);
+		long deadline = claim.redisNow() + Duration.ofMinutes(1).toMillis();
+		assertThat(this.claims.bury(new ClaimedJob("orders", "orders", "none", 1, ""), "loads", -1)).isFalse();
+		this.proxy.dropNextReplyAndDisconnect();
+
+		boolean buried = this.claims.bury(job, "boom", deadline);
+
+		assertThat(this.proxy.droppedReplies()).isEqualTo(1);
+		assertThat(buried).isTrue();
+		assertThat(this.template.find("orders", "buried").orElseThrow().state()).isEqualTo(JobState.DEAD);
+	}
+
+	@Test
+	void stillFencesASettlementOfADeliveryWhoseDeadlinePassed() {
+		Claim claim = claimOne("late");
+		ClaimedJob job = claim.jobs().get(0);
+		// Delivered again: the first delivery is fenced, whatever the caller believes its
+		// deadline to be, once that deadline passed.
+		this.redis.opsForZSet().add("{dq:orders}:running", "late", 0);
+		this.redis.opsForHash().put("{dq:orders}:attempts", "late", "2");
+
+		assertThat(this.claims.ack("orders", List.of(job), new long[] { claim.redisNow() - 1 })).containsExactly(false);
+		assertThat(this.claims.retry(job, Duration.ZERO, "boom", claim.redisNow() - 1)).isEqualTo(-1);
+		assertThat(this.claims.bury(job, "boom", claim.redisNow() - 1)).isFalse();
+		assertThat(this.template.find("orders", "late").orElseThrow().state()).isEqualTo(JobState.RUNNING);
+	}
+
+	private Claim claimOne(String id) {
+		this.template.send(JobRequest.builder("orders", id).id(id).build());
+		Claim claim = this.claims.claim("orders", null, 1, Duration.ofMinutes(1));
+		assertThat(claim.jobs()).extracting(ClaimedJob::id).containsExactly(id);
+		return claim;
 	}
 
 	@Test

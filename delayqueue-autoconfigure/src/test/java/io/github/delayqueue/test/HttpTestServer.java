@@ -16,14 +16,23 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import javax.net.ssl.ExtendedSSLSession;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SNIServerName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSession;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsServer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A real HTTP server for tests, on a free port of 127.0.0.1: records every request and
- * answers each path with scripted responses, the last one repeating; unscripted paths
- * answer 200. A path told to hang answers only when the server closes.
+ * A real HTTP server for tests, on a free port of 127.0.0.1, plain or over TLS: records
+ * every request and answers each path with scripted responses, the last one repeating;
+ * unscripted paths answer 200. A path told to hang answers only when the server closes.
  */
 public final class HttpTestServer implements AutoCloseable {
 
@@ -37,16 +46,40 @@ public final class HttpTestServer implements AutoCloseable {
 
 	private final CountDownLatch closing = new CountDownLatch(1);
 
-	private HttpTestServer() throws IOException {
-		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+	private final String scheme;
+
+	private HttpTestServer(@Nullable SSLContext tls) throws IOException {
+		InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+		if (tls != null) {
+			HttpsServer https = HttpsServer.create(address, 0);
+			https.setHttpsConfigurator(new HttpsConfigurator(tls));
+			this.server = https;
+		}
+		else {
+			this.server = HttpServer.create(address, 0);
+		}
+		this.scheme = (tls != null) ? "https" : "http";
 		this.server.setExecutor(this.executor);
 		this.server.createContext("/", this::handle);
 		this.server.start();
 	}
 
 	public static HttpTestServer start() {
+		return start(null);
+	}
+
+	/**
+	 * Start a server that speaks HTTPS only.
+	 * @param tls the server's certificate and key
+	 * @return the server
+	 */
+	public static HttpTestServer startHttps(SSLContext tls) {
+		return start(tls);
+	}
+
+	private static HttpTestServer start(@Nullable SSLContext tls) {
 		try {
-			return new HttpTestServer();
+			return new HttpTestServer(tls);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot start an HTTP server for tests", ex);
@@ -74,7 +107,7 @@ public final class HttpTestServer implements AutoCloseable {
 	 * @return the URL
 	 */
 	public String url(String host, String path) {
-		return "http://" + host + ":" + port() + path;
+		return this.scheme + "://" + host + ":" + port() + path;
 	}
 
 	/**
@@ -91,7 +124,7 @@ public final class HttpTestServer implements AutoCloseable {
 	 * @param path the path
 	 */
 	public void hang(String path) {
-		respond(path, new Response(-1, Map.of(), ""));
+		respond(path, new Response(-1, Map.of(), "", false));
 	}
 
 	/**
@@ -115,7 +148,8 @@ public final class HttpTestServer implements AutoCloseable {
 			String path = exchange.getRequestURI().getPath();
 			String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
 			this.requests.add(new Request(exchange.getRequestMethod(), path, exchange.getRequestURI().getRawQuery(),
-					Map.copyOf(exchange.getRequestHeaders()), body, System.nanoTime()));
+					exchange.getProtocol(), Map.copyOf(exchange.getRequestHeaders()), body, serverName(exchange),
+					System.nanoTime()));
 			Response response = next(path);
 			if (response.status() < 0) {
 				awaitClosing();
@@ -124,7 +158,8 @@ public final class HttpTestServer implements AutoCloseable {
 			response.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
 			byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
 			boolean empty = bytes.length == 0 || exchange.getRequestMethod().equals("HEAD");
-			exchange.sendResponseHeaders(response.status(), empty ? -1 : bytes.length);
+			// A length of 0 makes the JDK server send the body in chunks.
+			exchange.sendResponseHeaders(response.status(), empty ? -1 : (response.chunked() ? 0 : bytes.length));
 			if (!empty) {
 				try (OutputStream out = exchange.getResponseBody()) {
 					out.write(bytes);
@@ -133,10 +168,25 @@ public final class HttpTestServer implements AutoCloseable {
 		}
 	}
 
+	// The host name the client asked for in its TLS handshake (SNI).
+	private static @Nullable String serverName(HttpExchange exchange) {
+		if (exchange instanceof HttpsExchange https) {
+			SSLSession session = https.getSSLSession();
+			if (session instanceof ExtendedSSLSession extended) {
+				for (SNIServerName name : extended.getRequestedServerNames()) {
+					if (name instanceof SNIHostName hostName) {
+						return hostName.getAsciiName();
+					}
+				}
+			}
+		}
+		return null;
+	}
+
 	private Response next(String path) {
 		Deque<Response> scripted = this.responses.get(path);
 		if (scripted == null) {
-			return new Response(200, Map.of(), "");
+			return new Response(200, Map.of(), "", false);
 		}
 		synchronized (scripted) {
 			return (scripted.size() > 1) ? scripted.poll() : scripted.peek();
@@ -158,12 +208,14 @@ public final class HttpTestServer implements AutoCloseable {
 	 * @param method the method
 	 * @param path the path
 	 * @param query the raw query, or {@code null}
+	 * @param protocol the protocol of the request line, such as {@code HTTP/1.1}
 	 * @param headers the headers; the JDK server capitalizes their names
 	 * @param body the body as UTF-8
+	 * @param serverName the host name asked for in the TLS handshake, or {@code null}
 	 * @param receivedNanos when it arrived, by {@link System#nanoTime()}
 	 */
-	public record Request(String method, String path, @Nullable String query, Map<String, List<String>> headers,
-			String body, long receivedNanos) {
+	public record Request(String method, String path, @Nullable String query, String protocol,
+			Map<String, List<String>> headers, String body, @Nullable String serverName, long receivedNanos) {
 
 		public @Nullable String header(String name) {
 			return this.headers.entrySet()
@@ -182,21 +234,26 @@ public final class HttpTestServer implements AutoCloseable {
 	 * @param status the status
 	 * @param headers the headers
 	 * @param body the body
+	 * @param chunked whether the body is sent in chunks rather than with its length
 	 */
-	public record Response(int status, Map<String, String> headers, String body) {
+	public record Response(int status, Map<String, String> headers, String body, boolean chunked) {
 
 		public static Response status(int status) {
-			return new Response(status, Map.of(), "");
+			return new Response(status, Map.of(), "", false);
 		}
 
 		public static Response status(int status, String body) {
-			return new Response(status, Map.of(), body);
+			return new Response(status, Map.of(), body, false);
 		}
 
 		public Response header(String name, String value) {
 			Map<String, String> headers = new java.util.LinkedHashMap<>(this.headers);
 			headers.put(name, value);
-			return new Response(this.status, Map.copyOf(headers), this.body);
+			return new Response(this.status, Map.copyOf(headers), this.body, this.chunked);
+		}
+
+		public Response inChunks() {
+			return new Response(this.status, this.headers, this.body, true);
 		}
 
 	}

@@ -1,13 +1,20 @@
--- ack: RUNNING -> gone, for one or more deliveries of a topic. Each is fenced by its
+-- ack: RUNNING -> gone, for one or more deliveries of a queue. Each is fenced by its
 -- attempt number: an acknowledgement for a delivery that expired, or was delivered again
 -- since, changes nothing.
+-- Settled already: before a delivery's time-to-run deadline nothing but that delivery
+-- moves its job out of RUNNING (the sweep requeues only after it, and no other delivery
+-- exists), so a fenced delivery whose deadline is still ahead was settled by this very
+-- call's first run, sent again after its reply was lost: it counts as acknowledged. After
+-- the deadline the two cannot be told apart, and it counts as fenced.
 -- KEYS[1] running, KEYS[2] jobs, KEYS[3] attempts, KEYS[4] errors
--- ARGV id, attempt, id, attempt, ...
--- Returns one integer per delivery, in order: 1 if acknowledged, 0 if fenced
+-- ARGV id, attempt, deadline ms (by the Redis clock, as the claim set it; -1 if unknown),
+-- id, attempt, deadline, ...
+-- Returns one integer per delivery, in order: 1 if acknowledged (now or by the first run),
+-- 0 if fenced
 -- One command per key for the whole batch (ZMSCORE, HMGET, variadic ZREM and HDEL): the
--- cost per command, not per id, dominates.
+-- cost per command, not per id, dominates; TIME is read only when a delivery is fenced.
 local ids = {}
-for i = 1, #ARGV, 2 do
+for i = 1, #ARGV, 3 do
   ids[#ids + 1] = ARGV[i]
 end
 local out = {}
@@ -17,12 +24,14 @@ end
 local deadlines = redis.call('ZMSCORE', KEYS[1], unpack(ids))
 local attempts = redis.call('HMGET', KEYS[3], unpack(ids))
 local done = {}
+local now
 for i, id in ipairs(ids) do
-  if deadlines[i] and attempts[i] == ARGV[2 * i] then
+  if deadlines[i] and attempts[i] == ARGV[3 * i - 1] then
     done[#done + 1] = id
     out[i] = 1
   else
-    out[i] = 0
+    now = now or redis_now()
+    out[i] = (now < tonumber(ARGV[3 * i])) and 1 or 0
   end
 end
 if #done > 0 then

@@ -1,13 +1,17 @@
--- read-page: one page of a topic's jobs in one state, oldest first. Not a transition.
+-- read-page: one page of a queue's jobs in one state, oldest first. Not a transition.
 -- DELAYED, RUNNING and DEAD pages come from their sorted sets by rank (due time, deadline,
--- time of death); READY pages from the consuming end of the ready list, whose entries of
--- cancelled or rescheduled jobs (ghosts, see claim.lua) are left out by their state.
+-- time of death). READY pages come from the consuming end: the claiming list, then the
+-- ready list from its right end. There the offset counts jobs, as count-states does, never
+-- ghost entries (see claim.lua): every READY job is on exactly one page, once, at its
+-- first entry. Without ghosts every entry is a READY job of its own, and the page is read
+-- straight from its offset; with ghosts the entries before the page are walked, a
+-- thousand per command, and only ids that have ghosts are looked up.
 -- KEYS[1] the state's sorted set, or the ready list, KEYS[2] jobs, KEYS[3] attempts,
--- KEYS[4] errors, KEYS[5] delayed, KEYS[6] running, KEYS[7] dead
+-- KEYS[4] errors, KEYS[5] delayed, KEYS[6] running, KEYS[7] dead, and for READY pages
+-- KEYS[8] claiming, KEYS[9] ghosts (hash id -> ghost entries, '' -> their total)
 -- ARGV[1] 'zset' or 'list', ARGV[2] offset, ARGV[3] count, at most 1,000
 -- Returns {id, record, attempts, last error or '', score or '', ...}
--- One command per key for the whole page, so a page costs O(log N + count) for a sorted
--- set, and O(offset + count) for the ready list, read from the end where the oldest are.
+-- A page costs O(log N + count) for a sorted set, and O(offset + count) for READY.
 local first = tonumber(ARGV[2])
 local count = math.min(tonumber(ARGV[3]), 1000)
 local out = {}
@@ -22,14 +26,55 @@ if ARGV[1] == 'zset' then
     scores[#ids] = page[i + 1]
   end
 else
-  local page = redis.call('LRANGE', KEYS[1], -(first + count), -(first + 1))
-  local seen = {}
-  for i = #page, 1, -1 do
-    local id = page[i]
-    if not seen[id] then
-      seen[id] = true
-      ids[#ids + 1] = id
-      scores[#ids] = ''
+  local claiming = redis.call('LLEN', KEYS[8])
+  local total = claiming + redis.call('LLEN', KEYS[1])
+  -- Entries from..from+size-1, counted from the consuming end.
+  local function entries(from, size)
+    local got = {}
+    local to = math.min(from + size, total) - 1
+    if from < claiming then
+      local part = redis.call('LRANGE', KEYS[8], -(math.min(to, claiming - 1) + 1), -(from + 1))
+      for i = #part, 1, -1 do
+        got[#got + 1] = part[i]
+      end
+    end
+    local readyFrom = math.max(from, claiming) - claiming
+    local readyTo = to - claiming
+    if readyTo >= readyFrom then
+      local part = redis.call('LRANGE', KEYS[1], -(readyTo + 1), -(readyFrom + 1))
+      for i = #part, 1, -1 do
+        got[#got + 1] = part[i]
+      end
+    end
+    return got
+  end
+  if redis.call('EXISTS', KEYS[9]) == 0 then
+    ids = entries(first, count)
+    for i = 1, #ids do
+      scores[i] = ''
+    end
+  else
+    local skipped, seen, from = 0, {}, 0
+    while from < total and #ids < count do
+      local chunk = entries(from, 1000)
+      from = from + 1000
+      local ghosts = redis.call('HMGET', KEYS[9], unpack(chunk))
+      for i, id in ipairs(chunk) do
+        local job = not ghosts[i]
+        if not job and not seen[id] then
+          seen[id] = true
+          job = redis.call('HEXISTS', KEYS[2], id) == 1 and not (redis.call('ZSCORE', KEYS[5], id)
+            or redis.call('ZSCORE', KEYS[6], id) or redis.call('ZSCORE', KEYS[7], id))
+        end
+        if job then
+          if skipped < first then
+            skipped = skipped + 1
+          elseif #ids < count then
+            ids[#ids + 1] = id
+            scores[#ids] = ''
+          end
+        end
+      end
     end
   end
 end
@@ -40,12 +85,7 @@ local records = redis.call('HMGET', KEYS[2], unpack(ids))
 local attempts = redis.call('HMGET', KEYS[3], unpack(ids))
 local errors = redis.call('HMGET', KEYS[4], unpack(ids))
 for i, id in ipairs(ids) do
-  local keep = records[i]
-  if keep and ARGV[1] ~= 'zset' then
-    keep = not (redis.call('ZSCORE', KEYS[5], id) or redis.call('ZSCORE', KEYS[6], id)
-      or redis.call('ZSCORE', KEYS[7], id))
-  end
-  if keep then
+  if records[i] then
     out[#out + 1] = id
     out[#out + 1] = records[i]
     out[#out + 1] = tonumber(attempts[i]) or 0

@@ -3,11 +3,20 @@
 -- written into the record so that the next delivery reports it.
 -- Ghosts (see claim.lua): the job was RUNNING, so it had no entry in the ready list; it
 -- gets one only when it becomes READY, which keeps the ghost invariant.
+-- A fenced delivery whose deadline is still ahead was retried by this very call's first run,
+-- sent again after its reply was lost (see ack.lua): it counts as scheduled, at the due time
+-- that run wrote.
 -- KEYS[1] running, KEYS[2] delayed, KEYS[3] ready, KEYS[4] jobs, KEYS[5] attempts, KEYS[6] errors
--- ARGV[1] id, ARGV[2] attempt, ARGV[3] backoff ms, ARGV[4] error, ARGV[5] wake channel, ARGV[6] topic
--- Returns {1, due ms} if scheduled, {0, -1} if fenced
+-- ARGV[1] id, ARGV[2] attempt, ARGV[3] backoff ms, ARGV[4] error, ARGV[5] wake channel, ARGV[6] queue,
+-- ARGV[7] the delivery's deadline ms as the claim set it (optional)
+-- Returns {1, due ms} if scheduled (now or by the first run), {0, -1} if fenced
 local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) or redis.call('HGET', KEYS[5], id) ~= ARGV[2] then
+  local now = redis_now()
+  if ARGV[7] and now < tonumber(ARGV[7]) then
+    local due = string.match(redis.call('HGET', KEYS[4], id) or '', '^%w+|(%w+)|')
+    return {1, due and tonumber(due, 36) or now}
+  end
   return {0, -1}
 end
 local record = redis.call('HGET', KEYS[4], id)
