@@ -137,16 +137,6 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	}
 
 	/**
-	 * Set how often drained partitions that the configuration no longer has are retired
-	 * (see {@link io.github.delayqueue.store.PartitionRegistry#retireDrained(String)});
-	 * hourly unless set, the first time one interval after the start.
-	 * @param interval the interval between two retirements
-	 */
-	void setPartitionRetirementInterval(Duration interval) {
-		this.chores.setPartitionRetirementInterval(interval.toNanos());
-	}
-
-	/**
 	 * Set the longest sleep between two sweeps of a topic while wake-up and claim
 	 * messages arrive (see {@link WakeUpSubscriber}) and its jobs are not being claimed.
 	 * It bounds how late a job can fire when a message is lost without the subscription
