@@ -1,6 +1,5 @@
 package io.github.delayqueue.store;
 
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -313,10 +312,6 @@ public final class JobClaims {
 				.get(0));
 		}
 		return requeued;
-	}
-
-	private static byte[] bytes(String value) {
-		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**
