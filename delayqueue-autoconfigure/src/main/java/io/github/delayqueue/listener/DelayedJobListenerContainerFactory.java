@@ -23,6 +23,13 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  */
 public class DelayedJobListenerContainerFactory {
 
+	/**
+	 * How often a running listener reads which queues its topics have, to wait on
+	 * partitions that another instance, or a former number of partitions, wrote to, and
+	 * no longer on those that left their topic.
+	 */
+	static final Duration DEFAULT_QUEUE_REFRESH_INTERVAL = Duration.ofSeconds(30);
+
 	private final JobClaims claims;
 
 	private final TopicPolicies policies;
@@ -43,6 +50,8 @@ public class DelayedJobListenerContainerFactory {
 	private boolean virtualThreads;
 
 	private HandlerObservations observations = HandlerObservations.NONE;
+
+	private Duration queueRefreshInterval = DEFAULT_QUEUE_REFRESH_INTERVAL;
 
 	/**
 	 * Create a factory. Internal: called by the auto-configuration; not part of the
@@ -141,6 +150,19 @@ public class DelayedJobListenerContainerFactory {
 
 	Duration shutdownTimeout() {
 		return this.shutdownTimeout;
+	}
+
+	Duration queueRefreshInterval() {
+		return this.queueRefreshInterval;
+	}
+
+	/**
+	 * Set how often running listeners read their topics' queues, for tests that change
+	 * them.
+	 * @param interval the interval
+	 */
+	void setQueueRefreshInterval(Duration interval) {
+		this.queueRefreshInterval = interval;
 	}
 
 	DueTimeListener dueTimeListener() {

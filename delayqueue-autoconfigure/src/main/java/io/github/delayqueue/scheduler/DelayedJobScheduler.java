@@ -419,6 +419,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			return;
 		}
 		this.chores.requeueOrphansIfDue(now);
+		this.chores.retirePartitionsIfDue(now);
 		this.chores.purgeDeadJobsIfDue(now);
 	}
 

@@ -51,7 +51,15 @@ public enum DelayQueueScript {
 	/** Reads a page of jobs in one state. */
 	READ_PAGE("read-page"),
 	/** Sets or removes a queue's pause mark. */
-	PAUSE("pause");
+	PAUSE("pause"),
+	/** A drained partition gets its retirement mark. */
+	RETIRE_PARTITION("retire-partition"),
+	/** Retired partitions leave their topic's partition set. */
+	FORGET_PARTITIONS("forget-partitions"),
+	/** A retired partition a sender writes to goes back into the partition set. */
+	REVIVE_PARTITION("revive-partition"),
+	/** A revived partition loses its retirement mark. */
+	UNRETIRE_PARTITION("unretire-partition");
 
 	private static final String LOCATION = "io/github/delayqueue/store/scripts/";
 

@@ -84,15 +84,33 @@ public final class JobStore {
 			target = this.enqueueTargets.computeIfAbsent(queue, this::enqueueTarget);
 		}
 		byte[][] args = { this.wakeChannel, target.topic(), bytes(job.id()), bytes(job.due()), bytes(job.tail()) };
-		return outcome(queue, this.scripts.run(DelayQueueScript.ENQUEUE, target.keys(), args));
+		List<Object> reply = this.scripts.run(DelayQueueScript.ENQUEUE, target.keys(), args);
+		if (target.retirable()) {
+			byte[][] keys = target.keys();
+			reply = this.partitions.reviveIfRetired(queue, reply,
+					() -> this.scripts.run(DelayQueueScript.ENQUEUE, keys, args));
+		}
+		return outcome(queue, reply);
 	}
 
 	// A single send's keys, encoded once per queue rather than on every call. The wake-up
 	// names the queue, so that schedulers sweep only the partition that changed.
 	private EnqueueTarget enqueueTarget(String queue) {
+		List<String> keys = enqueueKeys(queue);
+		byte[][] encoded = new byte[keys.size()][];
+		for (int i = 0; i < encoded.length; i++) {
+			encoded[i] = bytes(keys.get(i));
+		}
+		return new EnqueueTarget(encoded, bytes(queue), keys.size() > 6);
+	}
+
+	// A partition other than a topic's first may be retired: its mark comes last.
+	private List<String> enqueueKeys(String queue) {
 		TopicKeys k = this.keys.topic(queue);
-		return new EnqueueTarget(new byte[][] { bytes(k.jobs()), bytes(k.delayed()), bytes(k.ready()), bytes(k.dead()),
-				bytes(k.attempts()), bytes(k.errors()) }, bytes(queue));
+		if (DelayQueueKeys.topicOf(queue).equals(queue)) {
+			return List.of(k.jobs(), k.delayed(), k.ready(), k.dead(), k.attempts(), k.errors());
+		}
+		return List.of(k.jobs(), k.delayed(), k.ready(), k.dead(), k.attempts(), k.errors(), k.retired());
 	}
 
 	/**
@@ -121,7 +139,10 @@ public final class JobStore {
 		}
 		for (int i = 0; i < replies.size(); i++) {
 			int g = groupOfCall.get(i);
-			EnqueueOutcome outcome = outcome(queueOfCall.get(i), replies.get(i));
+			ScriptRunner.Call call = calls.get(i);
+			List<Object> reply = this.partitions.reviveIfRetired(queueOfCall.get(i), replies.get(i),
+					() -> this.scripts.run(call.script(), call.keys(), call.args().toArray(String[]::new)));
+			EnqueueOutcome outcome = outcome(queueOfCall.get(i), reply);
 			duplicates.get(g).addAll(outcome.duplicates());
 			delayed.get(g).addAll(outcome.delayed());
 		}
@@ -144,7 +165,6 @@ public final class JobStore {
 	}
 
 	private ScriptRunner.Call enqueueCall(String queue, List<EncodedJob> jobs) {
-		TopicKeys k = this.keys.topic(queue);
 		List<String> args = new ArrayList<>(2 + jobs.size() * 3);
 		args.add(this.keys.wakeChannel());
 		args.add(queue);
@@ -153,8 +173,7 @@ public final class JobStore {
 			args.add(job.due());
 			args.add(job.tail());
 		}
-		return new ScriptRunner.Call(DelayQueueScript.ENQUEUE,
-				List.of(k.jobs(), k.delayed(), k.ready(), k.dead(), k.attempts(), k.errors()), args);
+		return new ScriptRunner.Call(DelayQueueScript.ENQUEUE, enqueueKeys(queue), args);
 	}
 
 	private static EnqueueOutcome outcome(String queue, List<Object> reply) {
@@ -494,7 +513,7 @@ public final class JobStore {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
-	private record EnqueueTarget(byte[][] keys, byte[] topic) {
+	private record EnqueueTarget(byte[][] keys, byte[] topic, boolean retirable) {
 
 	}
 

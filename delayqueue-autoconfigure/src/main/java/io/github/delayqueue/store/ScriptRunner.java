@@ -130,6 +130,20 @@ public final class ScriptRunner {
 	}
 
 	/**
+	 * Read a string key, within the command timeout like the scripts.
+	 * @param key the key
+	 * @return the value, or {@code null} if the key does not exist
+	 */
+	public @Nullable String get(String key) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			byte[] value = direct.call((commands) -> commands.get(bytes(key)));
+			return (value != null) ? new String(value, StandardCharsets.UTF_8) : null;
+		}
+		return this.redis.opsForValue().get(key);
+	}
+
+	/**
 	 * Delete a key, within the command timeout like the scripts.
 	 * @param key the key
 	 * @return whether the key existed

@@ -15,11 +15,11 @@ import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.store.JobClaims.Claim;
+import io.github.delayqueue.store.JobClaims.ClaimCall;
 import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -56,11 +56,11 @@ class ClaimedJobHandBackTests {
 					context.getBean(DelayedJobListenerEndpointRegistry.class));
 			JobClaims claims = context.getBean(JobClaims.class);
 			AtomicBoolean failed = new AtomicBoolean();
-			container.setClaimer((topic, movedId, count, ttr) -> {
-				if (topic.equals("second") && failed.compareAndSet(false, true)) {
+			container.setClaimer((call) -> {
+				if (call.queue().equals("second") && failed.compareAndSet(false, true)) {
 					throw new IllegalStateException("claim of the second topic failed on purpose");
 				}
-				return claims.claim(topic, movedId, count, ttr);
+				return claims.claim(call);
 			});
 			String id = queue.send("first", "x");
 			container.start();
@@ -141,8 +141,8 @@ class ClaimedJobHandBackTests {
 		}
 
 		@Override
-		public Claim claim(String topic, @Nullable String movedId, int count, Duration ttr) {
-			Claim claim = this.claims.claim(topic, movedId, count, ttr);
+		public Claim claim(ClaimCall call) {
+			Claim claim = this.claims.claim(call);
 			if (!claim.jobs().isEmpty() && this.stalled.getCount() > 0) {
 				this.stalled.countDown();
 				try {

@@ -1,15 +1,21 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.InvalidJobException;
+import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
@@ -75,6 +81,38 @@ class PauseTests {
 	}
 
 	@Test
+	void jobsClaimedAheadOfTheFreeWorkersDoNotStartOncePauseHasReturned() {
+		this.runner.withUserConfiguration(QuickListener.class).run((context) -> {
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			QuickListener listener = context.getBean(QuickListener.class);
+			// Quick handlers: the listener learns to claim jobs ahead of its worker.
+			sendNow(queue, "warm-up", 100);
+			await().atMost(Duration.ofSeconds(20)).until(() -> listener.started.get() == 100);
+			listener.holdNext.set(true);
+			sendNow(queue, "held", 20);
+			assertThat(listener.holding.await(10, TimeUnit.SECONDS)).isTrue();
+			// The held job runs; others wait for the worker, claimed.
+			await().atMost(Duration.ofSeconds(5)).until(() -> queue.stats("quick").running() > 1);
+			queue.pause("quick");
+			int startedBeforePause = listener.started.get();
+			listener.release.countDown();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> queue.stats("quick").running() == 0 && queue.stats("quick").ready() == 19);
+			assertThat(listener.started.get()).isEqualTo(startedBeforePause);
+			assertThat(queue.jobs("quick", JobState.READY, 0, 100))
+				.allSatisfy((job) -> assertThat(job.attempts()).isZero());
+		});
+	}
+
+	private static void sendNow(DelayQueueOperations queue, String payload, int jobs) {
+		List<JobRequest> batch = new ArrayList<>();
+		for (int i = 0; i < jobs; i++) {
+			batch.add(JobRequest.builder("quick", payload + "-" + i).build());
+		}
+		queue.sendAll(batch);
+	}
+
+	@Test
 	void refusesAnInvalidTopicName() {
 		this.runner.run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
@@ -90,6 +128,28 @@ class PauseTests {
 			.flatMap((listener) -> listener.deliveries.keySet().stream())
 			.filter((key) -> key.startsWith(topic + ":"))
 			.count();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class QuickListener {
+
+		final AtomicInteger started = new AtomicInteger();
+
+		final AtomicBoolean holdNext = new AtomicBoolean();
+
+		final CountDownLatch holding = new CountDownLatch(1);
+
+		final CountDownLatch release = new CountDownLatch(1);
+
+		@DelayedJobListener(id = "quick", topics = "quick")
+		void on(String payload) throws InterruptedException {
+			this.started.incrementAndGet();
+			if (this.holdNext.compareAndSet(true, false)) {
+				this.holding.countDown();
+				this.release.await(30, TimeUnit.SECONDS);
+			}
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
