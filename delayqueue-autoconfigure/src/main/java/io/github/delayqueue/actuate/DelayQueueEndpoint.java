@@ -8,9 +8,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.TopicOverview;
 import io.github.delayqueue.core.TopicStats;
 import io.github.delayqueue.listener.ListenerPresence;
 import org.jspecify.annotations.Nullable;
@@ -79,6 +81,8 @@ public class DelayQueueEndpoint {
 
 	private final DelayQueueOperations operations;
 
+	private final DelayQueueAdmin admin;
+
 	private final ListenerPresence presence;
 
 	private final Show showValues;
@@ -87,15 +91,17 @@ public class DelayQueueEndpoint {
 
 	/**
 	 * Create the endpoint.
-	 * @param operations where jobs are read and changed
+	 * @param operations where jobs are found and cancelled
+	 * @param admin where topics, counts and dead jobs are read and changed
 	 * @param presence tells which listeners run on which instance
 	 * @param showValues when payloads and header values are shown
 	 * @param roles the roles that may see them when {@code showValues} is
 	 * {@link Show#WHEN_AUTHORIZED}; empty for any authenticated user
 	 */
-	public DelayQueueEndpoint(DelayQueueOperations operations, ListenerPresence presence, Show showValues,
-			Set<String> roles) {
+	public DelayQueueEndpoint(DelayQueueOperations operations, DelayQueueAdmin admin, ListenerPresence presence,
+			Show showValues, Set<String> roles) {
 		this.operations = operations;
+		this.admin = admin;
 		this.presence = presence;
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
@@ -109,12 +115,13 @@ public class DelayQueueEndpoint {
 	@ReadOperation
 	public QueuesDescriptor queues() {
 		List<ListenerPresence.Instance> instances = this.presence.read();
-		Set<String> names = this.operations.topics();
+		List<String> names = List.copyOf(this.admin.topics());
+		List<TopicOverview> overviews = this.admin.overview(names);
 		Map<String, CountsDescriptor> topics = new LinkedHashMap<>();
-		for (String topic : names) {
+		for (int i = 0; i < names.size(); i++) {
+			String topic = names.get(i);
 			List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, instances);
-			topics.put(topic,
-					CountsDescriptor.of(this.operations.stats(topic), this.operations.isPaused(topic), listeners));
+			topics.put(topic, CountsDescriptor.of(overviews.get(i).stats(), overviews.get(i).paused(), listeners));
 		}
 		return new QueuesDescriptor(topics, List.copyOf(ListenerPresence.topicsWithoutListeners(names, instances)));
 	}
@@ -155,10 +162,11 @@ public class DelayQueueEndpoint {
 	}
 
 	private TopicDescriptor topicDescriptor(String topic) {
-		TopicStats stats = this.operations.stats(topic);
+		TopicOverview overview = this.admin.overview(topic);
+		TopicStats stats = overview.stats();
 		List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, this.presence.read());
 		return new TopicDescriptor(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
-				this.operations.isPaused(topic), countConsumers(listeners), listeners);
+				overview.paused(), countConsumers(listeners), listeners);
 	}
 
 	private JobsDescriptor jobs(String topic, JobState state, int offset, int count) {
@@ -166,11 +174,11 @@ public class DelayQueueEndpoint {
 			throw new InvalidEndpointRequestException("Parameter offset must be 0 or more and count 1 to "
 					+ MAX_PAGE_SIZE + ", were " + offset + " and " + count, "Bad page");
 		}
-		List<JobRowDescriptor> jobs = this.operations.jobs(topic, state, offset, count)
+		List<JobRowDescriptor> jobs = this.admin.jobs(topic, state, offset, count)
 			.stream()
 			.map(JobRowDescriptor::of)
 			.toList();
-		TopicStats stats = this.operations.stats(topic);
+		TopicStats stats = this.admin.stats(topic);
 		long total = switch (state) {
 			case DELAYED -> stats.delayed();
 			case READY -> stats.ready();
@@ -222,13 +230,13 @@ public class DelayQueueEndpoint {
 	@WriteOperation
 	public OperationResponseBody action(@Selector String topic, @Nullable String action, @Nullable String jobId) {
 		if (REQUEUE_DEAD.equals(action)) {
-			long requeued = (jobId != null) ? one(topic, jobId, this.operations.requeueDead(topic, jobId))
-					: this.operations.requeueDead(topic);
+			long requeued = (jobId != null) ? one(topic, jobId, this.admin.requeueDead(topic, jobId))
+					: this.admin.requeueDead(topic);
 			return new RequeueDescriptor(requeued);
 		}
 		if (PURGE_DEAD.equals(action)) {
-			long purged = (jobId != null) ? one(topic, jobId, this.operations.purgeDead(topic, jobId))
-					: this.operations.purgeDead(topic);
+			long purged = (jobId != null) ? one(topic, jobId, this.admin.purgeDead(topic, jobId))
+					: this.admin.purgeDead(topic);
 			return new PurgeDescriptor(purged);
 		}
 		String problem = (action != null) ? "Unknown action '" + action + "'" : "No action given";

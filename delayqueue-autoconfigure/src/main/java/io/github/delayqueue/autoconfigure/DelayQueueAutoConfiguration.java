@@ -1,5 +1,6 @@
 package io.github.delayqueue.autoconfigure;
 
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
@@ -113,7 +114,7 @@ public final class DelayQueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	DelayQueueAdmin delayQueueAdmin(JobStore store) {
-		return new DelayQueueAdmin(store);
+		return new DefaultDelayQueueAdmin(store);
 	}
 
 	@Bean

@@ -147,7 +147,7 @@ public class DashboardApi {
 		List<ListenerPresence.Instance> instances = this.presence.read();
 		long now = redisNow();
 		boolean shown = shows(request);
-		List<String> topics = this.admin.topics();
+		List<String> topics = List.copyOf(this.admin.topics());
 		List<TopicOverview> overviews = this.admin.overview(topics);
 		List<TopicRow> rows = new ArrayList<>(topics.size());
 		for (int i = 0; i < topics.size(); i++) {
@@ -182,7 +182,7 @@ public class DashboardApi {
 					+ ", were " + offset + " and " + count);
 		}
 		boolean shown = shows(request);
-		List<JobRow> jobs = this.operations.jobs(topic, state, offset, count)
+		List<JobRow> jobs = this.admin.jobs(topic, state, offset, count)
 			.stream()
 			.map((job) -> JobRow.of(shown ? job : job.withoutValues()))
 			.toList();
@@ -206,7 +206,7 @@ public class DashboardApi {
 		String range = request.param("range").orElse("hour");
 		String topic = request.param("topic").orElse(null);
 		if (topic != null) {
-			this.operations.stats(topic);
+			this.admin.stats(topic);
 		}
 		List<ThroughputHistory.Bucket> buckets = switch (range) {
 			case "hour" -> this.history.lastHour(topic);
@@ -219,7 +219,7 @@ public class DashboardApi {
 	private ServerResponse delete(ServerRequest request) {
 		String topic = request.pathVariable("topic");
 		String id = request.pathVariable("id");
-		boolean done = this.operations.cancel(topic, id) || this.operations.purgeDead(topic, id);
+		boolean done = this.operations.cancel(topic, id) || this.admin.purgeDead(topic, id);
 		return done ? ServerResponse.ok().body(Map.of("done", true)) : error(HttpStatus.CONFLICT, "Job '" + id
 				+ "' of topic '" + topic + "' is neither pending nor dead: it is running, done or unknown");
 	}
@@ -235,25 +235,25 @@ public class DashboardApi {
 	private ServerResponse requeue(ServerRequest request) {
 		String topic = request.pathVariable("topic");
 		String id = request.pathVariable("id");
-		return this.operations.requeueDead(topic, id) ? ServerResponse.ok().body(Map.of("done", true))
+		return this.admin.requeueDead(topic, id) ? ServerResponse.ok().body(Map.of("done", true))
 				: error(HttpStatus.CONFLICT, "Job '" + id + "' of topic '" + topic + "' is not dead");
 	}
 
 	private ServerResponse requeueDead(ServerRequest request) {
-		return ServerResponse.ok().body(Map.of("requeued", this.operations.requeueDead(request.pathVariable("topic"))));
+		return ServerResponse.ok().body(Map.of("requeued", this.admin.requeueDead(request.pathVariable("topic"))));
 	}
 
 	private ServerResponse purgeDead(ServerRequest request) {
-		return ServerResponse.ok().body(Map.of("purged", this.operations.purgeDead(request.pathVariable("topic"))));
+		return ServerResponse.ok().body(Map.of("purged", this.admin.purgeDead(request.pathVariable("topic"))));
 	}
 
 	private ServerResponse pause(ServerRequest request) {
-		this.operations.pause(request.pathVariable("topic"));
+		this.admin.pause(request.pathVariable("topic"));
 		return ServerResponse.ok().body(Map.of("paused", true));
 	}
 
 	private ServerResponse resume(ServerRequest request) {
-		this.operations.resume(request.pathVariable("topic"));
+		this.admin.resume(request.pathVariable("topic"));
 		return ServerResponse.ok().body(Map.of("paused", false));
 	}
 

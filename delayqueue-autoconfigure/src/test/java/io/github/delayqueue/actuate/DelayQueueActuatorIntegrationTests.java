@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.JobRequest;
@@ -94,7 +95,7 @@ class DelayQueueActuatorIntegrationTests {
 	@Test
 	void showsAPausedTopicInTheEndpointAndItsGauge() {
 		delayQueue.send("paused.shown", "x", Duration.ofHours(1));
-		delayQueue.pause("paused.shown");
+		context.getBean(DelayQueueAdmin.class).pause("paused.shown");
 
 		assertThat(http.get("/delayqueue").json().at("/topics/paused.shown/paused").asBoolean()).isTrue();
 		assertThat(http.get("/delayqueue/paused.shown").json().path("paused").asBoolean()).isTrue();
@@ -102,7 +103,7 @@ class DelayQueueActuatorIntegrationTests {
 			.untilAsserted(() -> assertThat(
 					http.get("/metrics/delayqueue.topic.paused?tag=topic:paused.shown").measurement("VALUE"))
 				.isEqualTo(1));
-		delayQueue.resume("paused.shown");
+		context.getBean(DelayQueueAdmin.class).resume("paused.shown");
 		assertThat(http.get("/delayqueue/paused.shown").json().path("paused").asBoolean()).isFalse();
 		await().atMost(Duration.ofSeconds(20))
 			.untilAsserted(() -> assertThat(
@@ -456,7 +457,8 @@ class DelayQueueActuatorIntegrationTests {
 
 		assertThat(response.status()).isEqualTo(200);
 		assertThat(response.json().path("status").asString()).isEqualTo("UP");
-		assertThat(response.json().at("/details/topics").asInt()).isEqualTo(delayQueue.topics().size());
+		assertThat(response.json().at("/details/topics").asInt())
+			.isEqualTo(context.getBean(DelayQueueAdmin.class).topics().size());
 		assertThat(response.json().at("/details/healthy").isMissingNode()).isTrue();
 	}
 

@@ -4,6 +4,7 @@ import java.security.Principal;
 import java.time.Duration;
 import java.util.Set;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
@@ -92,7 +93,7 @@ class DelayQueueEndpointAccessTests {
 			.header("Authorization", "Bearer role-token")
 			.delay(Duration.ofHours(1))
 			.build());
-		DelayQueueEndpoint endpoint = new DelayQueueEndpoint(delayQueue,
+		DelayQueueEndpoint endpoint = new DelayQueueEndpoint(delayQueue, context.getBean(DelayQueueAdmin.class),
 				new ListenerPresence(context.getBean(ScriptRunner.class).redis(), "dq"), Show.WHEN_AUTHORIZED,
 				Set.of("OPS"));
 

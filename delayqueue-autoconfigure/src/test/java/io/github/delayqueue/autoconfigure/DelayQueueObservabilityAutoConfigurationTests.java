@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.github.delayqueue.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.actuate.DelayQueueMetrics;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobEventListener;
 import io.github.delayqueue.listener.ListenerPresence;
@@ -164,9 +165,10 @@ class DelayQueueObservabilityAutoConfigurationTests {
 
 	private static void assertStarterWorks(AssertableWebApplicationContext context, String topic) {
 		DelayQueueOperations delayQueue = context.getBean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 		String id = delayQueue.send(topic, "x", Duration.ofHours(1));
 		assertThat(delayQueue.find(topic, id)).isPresent();
-		assertThat(delayQueue.stats(topic).delayed()).isEqualTo(1);
+		assertThat(admin.stats(topic).delayed()).isEqualTo(1);
 	}
 
 	@Configuration(proxyBeanMethods = false)

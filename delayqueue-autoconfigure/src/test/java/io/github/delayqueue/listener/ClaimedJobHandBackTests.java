@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.JobInfo;
@@ -52,6 +53,7 @@ class ClaimedJobHandBackTests {
 	void handsBackWhatEarlierCallsClaimedWhenALaterClaimCallFails() {
 		this.runner.run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			DelayedJobListenerContainer container = container(
 					context.getBean(DelayedJobListenerEndpointRegistry.class));
 			JobClaims claims = context.getBean(JobClaims.class);
@@ -75,6 +77,7 @@ class ClaimedJobHandBackTests {
 	void handsBackWhatAClaimBroughtAfterTheContainerStopped() {
 		this.runner.run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			DelayedJobListenerContainer container = container(
 					context.getBean(DelayedJobListenerEndpointRegistry.class));
 			StallingClaimer claimer = new StallingClaimer(context.getBean(JobClaims.class));
@@ -96,6 +99,7 @@ class ClaimedJobHandBackTests {
 	void startsTheNextClaimLoopOnlyOnceTheOneLeftBehindByTheStopHasEnded() {
 		this.runner.run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			DelayedJobListenerContainer container = container(
 					context.getBean(DelayedJobListenerEndpointRegistry.class));
 			RecordingListener listener = context.getBean(RecordingListener.class);
@@ -114,7 +118,7 @@ class ClaimedJobHandBackTests {
 				.until(() -> listener.attempts.containsKey(held) && listener.attempts.containsKey(sent));
 			assertThat(listener.attempts.get(held)).containsExactly(1);
 			assertThat(listener.attempts.get(sent)).containsExactly(1);
-			await().atMost(Duration.ofSeconds(10)).until(() -> queue.stats("first").pending() == 0);
+			await().atMost(Duration.ofSeconds(10)).until(() -> admin.stats("first").pending() == 0);
 		});
 	}
 

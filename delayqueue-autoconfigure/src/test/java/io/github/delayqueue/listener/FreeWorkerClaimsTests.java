@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.store.DelayQueueKeys;
@@ -69,7 +70,7 @@ class FreeWorkerClaimsTests {
 						.until(() -> one.started.get() == 1 && two.started.get() == 1);
 					StringRedisTemplate redis = first.getBean(StringRedisTemplate.class);
 					await().atMost(Duration.ofSeconds(5)).until(() -> claimingIds(redis, keys) == 0);
-					assertThat(first.getBean(DelayQueueOperations.class).stats(TOPIC).ready()).isEqualTo(2);
+					assertThat(first.getBean(DelayQueueAdmin.class).stats(TOPIC).ready()).isEqualTo(2);
 				}
 				finally {
 					one.release.countDown();

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.InvalidJobException;
@@ -51,32 +52,33 @@ class PauseTests {
 	void pausedTopicIsNotConsumedOnAnyInstanceUntilResumed() {
 		this.runner.run((first) -> this.runner.run((second) -> {
 			DelayQueueOperations queue = first.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = first.getBean(DelayQueueAdmin.class);
 			CountingListener one = first.getBean(CountingListener.class);
 			CountingListener two = second.getBean(CountingListener.class);
-			queue.pause("held");
-			assertThat(queue.isPaused("held")).isTrue();
-			assertThat(second.getBean(DelayQueueOperations.class).isPaused("held")).isTrue();
+			admin.pause("held");
+			assertThat(admin.isPaused("held")).isTrue();
+			assertThat(second.getBean(DelayQueueAdmin.class).isPaused("held")).isTrue();
 			for (int i = 0; i < 20; i++) {
 				queue.send("held", "now-" + i);
 				queue.send("held", "soon-" + i, Duration.ofMillis(300));
 				queue.send("open", "open-" + i);
 			}
 			// Jobs keep falling due and the other topic is consumed meanwhile.
-			await().atMost(Duration.ofSeconds(20)).until(() -> queue.stats("held").ready() == 40);
+			await().atMost(Duration.ofSeconds(20)).until(() -> admin.stats("held").ready() == 40);
 			await().atMost(Duration.ofSeconds(20)).until(() -> total(one, two, "open") == 20);
 			await().during(Duration.ofSeconds(2))
 				.atMost(Duration.ofSeconds(5))
-				.until(() -> total(one, two, "held") == 0 && queue.stats("held").ready() == 40
-						&& queue.stats("held").running() == 0);
+				.until(() -> total(one, two, "held") == 0 && admin.stats("held").ready() == 40
+						&& admin.stats("held").running() == 0);
 			assertThat(queue.find("held", queue.send("held", "late")).orElseThrow().attempts()).isZero();
-			queue.resume("held");
-			assertThat(queue.isPaused("held")).isFalse();
+			admin.resume("held");
+			assertThat(admin.isPaused("held")).isFalse();
 			await().atMost(Duration.ofSeconds(20)).until(() -> total(one, two, "held") == 41);
 			assertThat(one.deliveries.entrySet())
 				.allSatisfy((delivery) -> assertThat(delivery.getValue().get()).isEqualTo(1));
 			assertThat(two.deliveries.entrySet())
 				.allSatisfy((delivery) -> assertThat(delivery.getValue().get()).isEqualTo(1));
-			assertThat(queue.stats("held").ready()).isZero();
+			assertThat(admin.stats("held").ready()).isZero();
 		}));
 	}
 
@@ -84,6 +86,7 @@ class PauseTests {
 	void jobsClaimedAheadOfTheFreeWorkersDoNotStartOncePauseHasReturned() {
 		this.runner.withUserConfiguration(QuickListener.class).run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			QuickListener listener = context.getBean(QuickListener.class);
 			// Quick handlers: the listener learns to claim jobs ahead of its worker.
 			sendNow(queue, "warm-up", 100);
@@ -92,14 +95,14 @@ class PauseTests {
 			sendNow(queue, "held", 20);
 			assertThat(listener.holding.await(10, TimeUnit.SECONDS)).isTrue();
 			// The held job runs; others wait for the worker, claimed.
-			await().atMost(Duration.ofSeconds(5)).until(() -> queue.stats("quick").running() > 1);
-			queue.pause("quick");
+			await().atMost(Duration.ofSeconds(5)).until(() -> admin.stats("quick").running() > 1);
+			admin.pause("quick");
 			int startedBeforePause = listener.started.get();
 			listener.release.countDown();
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> queue.stats("quick").running() == 0 && queue.stats("quick").ready() == 19);
+				.until(() -> admin.stats("quick").running() == 0 && admin.stats("quick").ready() == 19);
 			assertThat(listener.started.get()).isEqualTo(startedBeforePause);
-			assertThat(queue.jobs("quick", JobState.READY, 0, 100))
+			assertThat(admin.jobs("quick", JobState.READY, 0, 100))
 				.allSatisfy((job) -> assertThat(job.attempts()).isZero());
 		});
 	}
@@ -116,9 +119,10 @@ class PauseTests {
 	void refusesAnInvalidTopicName() {
 		this.runner.run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
-			assertThatExceptionOfType(InvalidJobException.class).isThrownBy(() -> queue.pause("no spaces"))
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
+			assertThatExceptionOfType(InvalidJobException.class).isThrownBy(() -> admin.pause("no spaces"))
 				.withMessageContaining("no spaces");
-			assertThat(queue.topics()).doesNotContain("no spaces");
+			assertThat(admin.topics()).doesNotContain("no spaces");
 		});
 	}
 

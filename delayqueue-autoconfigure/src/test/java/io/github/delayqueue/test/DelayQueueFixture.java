@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.TopicPolicies;
 import io.github.delayqueue.core.TopicPolicy;
@@ -53,6 +54,10 @@ public final class DelayQueueFixture implements AutoCloseable {
 
 	public DelayQueueTemplate template() {
 		return new DelayQueueTemplate(this.store, this.codec, this.jsonMapper);
+	}
+
+	public DefaultDelayQueueAdmin admin() {
+		return new DefaultDelayQueueAdmin(this.store);
 	}
 
 	public DelayedJobScheduler scheduler(int batchSize, Duration maxSleep) {
