@@ -264,7 +264,7 @@ class CancelAndRescheduleTests {
 
 			String stats = server.command("INFO", "commandstats");
 			assertThat(stats).contains("cmdstat_evalsha").doesNotContain("cmdstat_lrem").doesNotContain("cmdstat_lpos");
-			assertThat(fixture.admin().stats("big").ready()).isEqualTo(300_000);
+			assertThat(dedicated.admin().stats("big").ready()).isEqualTo(300_000);
 		}
 	}
 

@@ -53,6 +53,7 @@ class LookupRoundTripsTests {
 		this.keys = new DelayQueueKeys(DelayQueueFixture.PREFIX, (topic) -> PARTITIONS);
 		this.store = new JobStore(this.scripts, this.keys, this.fixture.codec());
 		this.template = new DelayQueueTemplate(this.store, this.fixture.codec(), this.fixture.jsonMapper());
+		this.admin = new DefaultDelayQueueAdmin(this.store);
 		// As a scheduler does at start-up: the round trips counted are the operations'.
 		this.scripts.loadAll();
 	}
