@@ -13,7 +13,6 @@ import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.UnblockType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -113,7 +112,7 @@ final class LettuceReadyWait implements ReadyWait {
 					.getConnection(node.host(), node.port())
 					.async()
 				: commands;
-		CompletableFuture<Client> client = blockingClient.clientId()
+		CompletableFuture<Client> client = KeylessCommands.clientId(blockingClient)
 			.thenApply((id) -> new Client(node, id))
 			.toCompletableFuture();
 		RedisFuture<byte[]> moved = commands.blmove(ready, bytes(k.claiming()), LMoveArgs.Builder.rightLeft(),
@@ -173,17 +172,15 @@ final class LettuceReadyWait implements ReadyWait {
 	}
 
 	private static @Nullable Object unblock(RedisConnection connection, Client blocked) {
-		Node node = blocked.node();
-		if (node == null) {
-			return connection.execute("CLIENT", bytes("UNBLOCK"), bytes(String.valueOf(blocked.id())));
-		}
 		// The template hands out a proxy of its connection: ask it for the native one.
 		RedisClusterAsyncCommands<byte[], byte[]> commands = (RedisClusterAsyncCommands<byte[], byte[]>) connection
 			.getNativeConnection();
-		return LettuceFutures.awaitOrCancel(
-				((RedisAdvancedClusterAsyncCommands<byte[], byte[]>) commands).getConnection(node.host(), node.port())
-					.clientUnblock(blocked.id(), UnblockType.TIMEOUT),
-				UNBLOCK_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+		Node node = blocked.node();
+		RedisClusterAsyncCommands<byte[], byte[]> target = (node != null)
+				? ((RedisAdvancedClusterAsyncCommands<byte[], byte[]>) commands).getConnection(node.host(), node.port())
+				: commands;
+		return LettuceFutures.awaitOrCancel(KeylessCommands.clientUnblock(target, blocked.id()), UNBLOCK_TIMEOUT_MILLIS,
+				TimeUnit.MILLISECONDS);
 	}
 
 	@Override
