@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.ToLongFunction;
 
 import io.github.delayqueue.core.JobEventListener;
@@ -262,32 +263,29 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 	}
 
 	private @Nullable Counter sentCounter(String topic) {
-		Counter existing = this.sentCounters.get(topic);
-		if (existing != null) {
-			return existing;
-		}
-		this.sentTopics.add(topic);
-		MeterRegistry registry = this.registry;
-		if (registry == null) {
-			return null;
-		}
-		gauges(topic);
-		return this.sentCounters.computeIfAbsent(topic,
-				(key) -> counter(registry, key, "sent", "Jobs sent by this instance"));
+		return meters(topic, this.sentCounters, this.sentTopics,
+				(registry, key) -> counter(registry, key, "sent", "Jobs sent by this instance"));
 	}
 
 	private @Nullable HandlerMeters handlerMeters(String topic) {
-		HandlerMeters existing = this.handlerMeters.get(topic);
+		return meters(topic, this.handlerMeters, this.handledTopics, HandlerMeters::new);
+	}
+
+	// A role's meters of a topic, registered with its first event; the topic is
+	// remembered for a registry bound later.
+	private <M> @Nullable M meters(String topic, Map<String, M> meters, Set<String> topics,
+			BiFunction<MeterRegistry, String, M> register) {
+		M existing = meters.get(topic);
 		if (existing != null) {
 			return existing;
 		}
-		this.handledTopics.add(topic);
+		topics.add(topic);
 		MeterRegistry registry = this.registry;
 		if (registry == null) {
 			return null;
 		}
 		gauges(topic);
-		return this.handlerMeters.computeIfAbsent(topic, (key) -> new HandlerMeters(registry, key));
+		return meters.computeIfAbsent(topic, (key) -> register.apply(registry, key));
 	}
 
 	// Rare events, on the scheduler's thread: looked up in the registry each time.

