@@ -42,7 +42,7 @@ public final class DelayQueueDashboardAutoConfiguration {
 				dashboard.getRoles(), dashboard.getAllowedOrigins());
 		DashboardApi api = new DashboardApi(operations, admin,
 				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), history.getIfAvailable(),
-				scriptRunner.redis(), access);
+				scriptRunner::serverTime, access);
 		return api.routes(dashboard.getPath());
 	}
 

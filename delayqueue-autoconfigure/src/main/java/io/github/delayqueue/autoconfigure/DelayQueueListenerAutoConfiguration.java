@@ -121,7 +121,7 @@ public final class DelayQueueListenerAutoConfiguration {
 	@ConditionalOnMissingBean
 	EmptyTopicPruner delayQueueEmptyTopicPruner(JobStore store, ScriptRunner scriptRunner, DelayQueueKeys keys,
 			DelayQueueProperties properties, TopicPolicies policies) {
-		return new EmptyTopicPruner(store, scriptRunner.redis(), keys, properties.getKeyPrefix(),
+		return new EmptyTopicPruner(store, scriptRunner, keys, properties.getKeyPrefix(),
 				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), policies,
 				EmptyTopicPruner.DEFAULT_INTERVAL);
 	}

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
@@ -21,8 +22,6 @@ import io.github.delayqueue.listener.ListenerPresence;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.function.HandlerFunction;
@@ -57,7 +56,7 @@ public class DashboardApi {
 
 	private final @Nullable ThroughputHistory history;
 
-	private final StringRedisTemplate redis;
+	private final LongSupplier redisClock;
 
 	private final DashboardAccess access;
 
@@ -67,16 +66,17 @@ public class DashboardApi {
 	 * @param admin reads across topics
 	 * @param presence tells which listeners run where
 	 * @param history the throughput history, or {@code null} when it is switched off
-	 * @param redis reads the Redis clock, against which due-lag is measured
+	 * @param redisClock reads the Redis clock, in epoch milliseconds, against which
+	 * due-lag is measured
 	 * @param access who may do and see what
 	 */
 	public DashboardApi(DelayQueueOperations operations, DelayQueueAdmin admin, ListenerPresence presence,
-			@Nullable ThroughputHistory history, StringRedisTemplate redis, DashboardAccess access) {
+			@Nullable ThroughputHistory history, LongSupplier redisClock, DashboardAccess access) {
 		this.operations = operations;
 		this.admin = admin;
 		this.presence = presence;
 		this.history = history;
-		this.redis = redis;
+		this.redisClock = redisClock;
 		this.access = access;
 	}
 
@@ -268,8 +268,7 @@ public class DashboardApi {
 	}
 
 	private long redisNow() {
-		Long time = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
-		return (time != null) ? time : System.currentTimeMillis();
+		return this.redisClock.getAsLong();
 	}
 
 	private static JobState state(String state) {

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.store.ReconnectBackoff;
+import io.github.delayqueue.store.RedisOutageLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -132,11 +133,17 @@ final class ContainerRun {
 		this.workers.shutdown();
 		try {
 			Duration timeout = this.container.factory().shutdownTimeout();
+			int running = this.container.getActiveJobs();
+			if (running > 0) {
+				logger.info("Listener '" + this.container.getListenerId() + "' is stopping: waiting up to "
+						+ print(timeout) + " for " + running + " running job(s)");
+			}
 			if (!this.workers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-				logger.warn("Listener '" + this.container.getListenerId() + "' still had "
-						+ this.container.getActiveJobs() + " job(s) running when its shutdown timeout (" + timeout
-						+ ") elapsed; interrupting them: each one whose handler ends by throwing is handed back"
-						+ " to READY uncounted, one whose handler completes anyway is acknowledged");
+				logger.warn(
+						"Listener '" + this.container.getListenerId() + "' still had " + this.container.getActiveJobs()
+								+ " job(s) running when its shutdown timeout (" + print(timeout)
+								+ ") elapsed; interrupting them: each one whose handler ends by throwing is handed back"
+								+ " to READY uncounted, one whose handler completes anyway is acknowledged");
 				this.interruptingHandlers = true;
 				this.workers.shutdownNow().forEach(this::handBack);
 				// Give interrupted handlers a moment to hand their jobs back while the
@@ -147,6 +154,11 @@ final class ContainerRun {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	// As the property is written: 30s, 500ms.
+	private static String print(Duration duration) {
+		return (duration.toMillis() % 1000 == 0) ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
 	}
 
 	/**
@@ -219,14 +231,9 @@ final class ContainerRun {
 			}
 			catch (RuntimeException ex) {
 				failures++;
-				if (failures == 1) {
-					// Once per outage, also when the application starts
-					// while Redis is down.
-					logger.warn(
-							"Listener '" + this.container.getListenerId()
-									+ "' cannot reach Redis to claim jobs; retrying in the background until it can",
-							ex);
-				}
+				// Once per outage, also when the application starts while Redis is down.
+				RedisOutageLog.failed(logger, "Listener '" + this.container.getListenerId() + "'", "claim jobs",
+						failures, ex);
 				this.handoff.pause(ReconnectBackoff.delay(failures));
 			}
 			finally {

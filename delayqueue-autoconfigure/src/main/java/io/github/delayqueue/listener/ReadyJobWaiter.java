@@ -7,6 +7,7 @@ import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.store.ReadyWait;
 import io.github.delayqueue.store.ReconnectBackoff;
+import io.github.delayqueue.store.RedisOutageLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -76,10 +77,8 @@ final class ReadyJobWaiter implements Runnable {
 					closeWait();
 					failures++;
 					if (this.handoff.isRunning()) {
-						if (failures == 1) {
-							logger.warn("Waiting for jobs of topic '" + DelayQueueKeys.topicOf(queue)
-									+ "' failed; reconnecting", ex);
-						}
+						RedisOutageLog.failed(logger, "The listener of topic '" + DelayQueueKeys.topicOf(queue) + "'",
+								"wait for its jobs", failures, ex);
 						this.handoff.pause(ReconnectBackoff.delay(failures));
 					}
 				}

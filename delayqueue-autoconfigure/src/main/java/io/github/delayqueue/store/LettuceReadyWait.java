@@ -19,7 +19,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.UnblockType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -174,7 +173,7 @@ final class LettuceReadyWait implements ReadyWait {
 			blocking.addListener(new ReconnectListener(key));
 		}
 		long reconnectsBefore = this.reconnects.get();
-		return blocking.async().clientId().thenApply((id) -> {
+		return KeylessCommands.clientId(blocking.async()).thenApply((id) -> {
 			Client asked = new Client(node, id, reconnectsBefore);
 			if (this.reconnects.get() == reconnectsBefore) {
 				this.clientIds.put(key, asked);
@@ -229,17 +228,15 @@ final class LettuceReadyWait implements ReadyWait {
 	}
 
 	private static @Nullable Object unblock(RedisConnection connection, Client blocked) {
-		Node node = blocked.node();
-		if (node == null) {
-			return connection.execute("CLIENT", bytes("UNBLOCK"), bytes(String.valueOf(blocked.id())));
-		}
 		// The template hands out a proxy of its connection: ask it for the native one.
 		RedisClusterAsyncCommands<byte[], byte[]> commands = (RedisClusterAsyncCommands<byte[], byte[]>) connection
 			.getNativeConnection();
-		return LettuceFutures.awaitOrCancel(
-				((RedisAdvancedClusterAsyncCommands<byte[], byte[]>) commands).getConnection(node.host(), node.port())
-					.clientUnblock(blocked.id(), UnblockType.TIMEOUT),
-				UNBLOCK_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+		Node node = blocked.node();
+		RedisClusterAsyncCommands<byte[], byte[]> target = (node != null)
+				? ((RedisAdvancedClusterAsyncCommands<byte[], byte[]>) commands).getConnection(node.host(), node.port())
+				: commands;
+		return LettuceFutures.awaitOrCancel(KeylessCommands.clientUnblock(target, blocked.id()), UNBLOCK_TIMEOUT_MILLIS,
+				TimeUnit.MILLISECONDS);
 	}
 
 	@Override

@@ -363,8 +363,33 @@ public final class ScriptRunner {
 	}
 
 	private void load(DelayQueueScript script) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			direct.load(script);
+			return;
+		}
 		this.redis
 			.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands().scriptLoad(script.body()));
+	}
+
+	/**
+	 * Return the Redis server's clock, within the command timeout like the scripts.
+	 * @return the time in epoch milliseconds
+	 */
+	public long serverTime() {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			List<byte[]> reply = direct.call(KeylessCommands::time);
+			if (reply == null || reply.size() < 2) {
+				throw new DelayQueueException("Redis answered TIME with " + reply);
+			}
+			return KeylessCommands.epochMillis(reply);
+		}
+		Long time = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+		if (time == null) {
+			throw new DelayQueueException("Redis answered TIME with nothing");
+		}
+		return time;
 	}
 
 	// Each call's reply. A pipeline that meets NOSCRIPT fails as a whole, without telling

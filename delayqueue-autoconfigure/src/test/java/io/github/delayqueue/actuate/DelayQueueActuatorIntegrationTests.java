@@ -406,10 +406,15 @@ class DelayQueueActuatorIntegrationTests {
 		assertThat(sent.status()).isEqualTo(200);
 		assertThat(sent.measurement("COUNT")).isEqualTo(3);
 		assertThat(http.get("/metrics/delayqueue.jobs.sent?tag=topic:metered.other").measurement("COUNT")).isEqualTo(1);
-		assertThat(http.get("/metrics/delayqueue.queue.size?tag=topic:metered&tag=state:ready").measurement("VALUE"))
-			.isEqualTo(2);
-		assertThat(http.get("/metrics/delayqueue.queue.size?tag=topic:metered&tag=state:delayed").measurement("VALUE"))
-			.isEqualTo(1);
+		// The gauges show the counts of the latest background refresh.
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+			assertThat(
+					http.get("/metrics/delayqueue.queue.size?tag=topic:metered&tag=state:ready").measurement("VALUE"))
+				.isEqualTo(2);
+			assertThat(
+					http.get("/metrics/delayqueue.queue.size?tag=topic:metered&tag=state:delayed").measurement("VALUE"))
+				.isEqualTo(1);
+		});
 	}
 
 	@Test

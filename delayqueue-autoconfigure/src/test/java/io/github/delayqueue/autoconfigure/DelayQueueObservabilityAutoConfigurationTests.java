@@ -2,6 +2,7 @@ package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.delayqueue.actuate.BoundedHealthIndicator;
 import io.github.delayqueue.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.actuate.DelayQueueMetrics;
@@ -20,7 +21,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
@@ -48,6 +54,10 @@ class DelayQueueObservabilityAutoConfigurationTests {
 
 	private static final AutoConfigurations ACTUATOR = AutoConfigurations.of(EndpointAutoConfiguration.class,
 			HealthContributorAutoConfiguration.class);
+
+	private static final AutoConfigurations BOOTS_REDIS_HEALTH = AutoConfigurations.of(
+			DataRedisHealthContributorAutoConfiguration.class,
+			DataRedisReactiveHealthContributorAutoConfiguration.class);
 
 	// Boot's own auto-configurations of a module are added only where the module is
 	// visible, as they are in an application that lacks it.
@@ -161,6 +171,32 @@ class DelayQueueObservabilityAutoConfigurationTests {
 					.isSameAs(context.getBean("delayQueueHealthIndicator"))
 					.isInstanceOf(OwnHealthIndicator.class);
 			});
+	}
+
+	@Test
+	void boundsSpringBootsRedisHealthInPlaceOfItsOwn() {
+		this.runner.withConfiguration(ACTUATOR).withConfiguration(BOOTS_REDIS_HEALTH).run((context) -> {
+			assertThat(context.getBean("redisHealthContributor")).isInstanceOf(BoundedHealthIndicator.class);
+			assertThat(((HealthIndicator) context.getBean("redisHealthContributor")).health().getStatus())
+				.isEqualTo(Status.UP);
+		});
+	}
+
+	@Test
+	void leavesTheApplicationsOwnRedisHealthAlone() {
+		this.runner.withConfiguration(ACTUATOR)
+			.withConfiguration(BOOTS_REDIS_HEALTH)
+			.withBean("redisHealthIndicator", HealthIndicator.class, () -> () -> Health.up().build())
+			.run((context) -> assertThat(context).doesNotHaveBean("redisHealthContributor")
+				.doesNotHaveBean(BoundedHealthIndicator.class));
+	}
+
+	@Test
+	void leavesRedisHealthOffWhenTheApplicationSwitchesItOff() {
+		this.runner.withConfiguration(ACTUATOR)
+			.withConfiguration(BOOTS_REDIS_HEALTH)
+			.withPropertyValues("management.health.redis.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean("redisHealthContributor"));
 	}
 
 	private static void assertStarterWorks(AssertableWebApplicationContext context, String topic) {
