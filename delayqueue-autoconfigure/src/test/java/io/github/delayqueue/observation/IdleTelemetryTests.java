@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.history.ThroughputHistory;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import io.lettuce.core.protocol.CommandArgs;
@@ -77,6 +78,11 @@ class IdleTelemetryTests {
 			RedisMessageListenerContainer wakeUps = context.getBean("delayQueueWakeUpContainer",
 					RedisMessageListenerContainer.class);
 			await().atMost(Duration.ofSeconds(30)).until(wakeUps::isListening);
+			// The first flush of the throughput history pipelines on a connection of its
+			// own, whose handshake would fall into the idle window.
+			ThroughputHistory history = context.getBean(ThroughputHistory.class);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> history.lastHour(null).stream().mapToLong(ThroughputHistory.Bucket::completed).sum() == 1);
 			// From start-up to here: scripts loaded, channels subscribed, waits begun.
 			assertThat(observed.commands).allMatch(IdleTelemetryTests::isConnectionHandshake);
 			observed.commands.clear();
