@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
-import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.store.JobStore;
 
 import org.springframework.beans.factory.DisposableBean;

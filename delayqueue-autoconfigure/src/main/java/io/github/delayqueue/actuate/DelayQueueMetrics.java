@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.ToLongFunction;
 
-import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.TopicStats;
+import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.store.JobStore.TopicState;
+import io.github.delayqueue.store.StateCounts;
 import io.github.delayqueue.store.JobStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -314,10 +314,10 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 			}
 			this.stats.add(topic);
 			this.gauges.put(topic,
-					List.of(queueSize(registry, topic, "delayed", TopicStats::delayed),
-							queueSize(registry, topic, "ready", TopicStats::ready),
-							queueSize(registry, topic, "running", TopicStats::running),
-							queueSize(registry, topic, "dead", TopicStats::dead),
+					List.of(queueSize(registry, topic, "delayed", StateCounts::delayed),
+							queueSize(registry, topic, "ready", StateCounts::ready),
+							queueSize(registry, topic, "running", StateCounts::running),
+							queueSize(registry, topic, "dead", StateCounts::dead),
 							Gauge.builder("delayqueue.topic.paused", this, (metrics) -> metrics.paused(topic))
 								.description("1 while the topic is paused (listeners claim none of its jobs), else 0; "
 										+ "read from Redis")
@@ -338,7 +338,7 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 		}
 	}
 
-	private Gauge queueSize(MeterRegistry registry, String topic, String state, ToLongFunction<TopicStats> count) {
+	private Gauge queueSize(MeterRegistry registry, String topic, String state, ToLongFunction<StateCounts> count) {
 		return Gauge.builder("delayqueue.queue.size", this, (metrics) -> metrics.queueSize(topic, count))
 			.description("Jobs of the topic in the state, read from Redis")
 			.tags(TOPIC, topic, "state", state)
@@ -346,7 +346,7 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 			.register(registry);
 	}
 
-	private double queueSize(String topic, ToLongFunction<TopicStats> state) {
+	private double queueSize(String topic, ToLongFunction<StateCounts> state) {
 		TopicState current = this.stats.get(topic);
 		return (current != null) ? state.applyAsLong(current.stats()) : Double.NaN;
 	}

@@ -6,7 +6,7 @@ import io.github.delayqueue.dashboard.DashboardAccess;
 import io.github.delayqueue.dashboard.DashboardApi;
 import io.github.delayqueue.dashboard.DashboardResponseHeaders;
 import io.github.delayqueue.history.ThroughputHistory;
-import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.store.ScriptRunner;
 
 import org.springframework.beans.factory.ObjectProvider;

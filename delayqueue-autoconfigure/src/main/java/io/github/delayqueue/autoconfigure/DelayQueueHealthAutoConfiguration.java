@@ -2,7 +2,7 @@ package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.actuate.BoundedHealthIndicator;
 import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
-import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
 

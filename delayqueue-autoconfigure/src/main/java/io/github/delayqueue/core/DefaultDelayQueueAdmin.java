@@ -9,6 +9,7 @@ import java.util.Set;
 
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.JobStore.TopicState;
+import io.github.delayqueue.store.StoredJob;
 
 /**
  * The {@link DelayQueueAdmin} on the starter's Redis store, which the starter configures
@@ -31,7 +32,7 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 
 	@Override
 	public TopicStats stats(String topic) {
-		return this.store.stats(JobConstraints.checkTopic(topic));
+		return StoredJobs.stats(this.store.stats(JobConstraints.checkTopic(topic)));
 	}
 
 	@Override
@@ -63,7 +64,7 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 		if (offset < 0 || count < 0) {
 			throw new InvalidJobException("Offset and count must not be negative, were " + offset + " and " + count);
 		}
-		return (count == 0) ? List.of() : this.store.deadJobs(topic, offset, count);
+		return (count == 0) ? List.of() : infos(this.store.deadJobs(topic, offset, count));
 	}
 
 	@Override
@@ -75,7 +76,7 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 		if (offset < 0 || count < 0) {
 			throw new InvalidJobException("Offset and count must not be negative, were " + offset + " and " + count);
 		}
-		return (count == 0) ? List.of() : this.store.jobs(topic, state, offset, count);
+		return (count == 0) ? List.of() : infos(this.store.jobs(topic, StoredJobs.state(state), offset, count));
 	}
 
 	@Override
@@ -100,7 +101,7 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 
 	@Override
 	public Optional<JobInfo> findInAnyTopic(String jobId) {
-		return this.store.findInAnyTopic(JobConstraints.checkId("any", jobId));
+		return StoredJobs.info(this.store.findInAnyTopic(JobConstraints.checkId("any", jobId)));
 	}
 
 	@Override
@@ -116,9 +117,14 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 		return overview(this.store.state(JobConstraints.checkTopic(topic)));
 	}
 
+	private static List<JobInfo> infos(List<StoredJob> jobs) {
+		return jobs.stream().map(StoredJobs::info).toList();
+	}
+
 	private static TopicOverview overview(TopicState state) {
 		long oldest = state.oldestReadyDueMillis();
-		return new TopicOverview(state.stats(), state.paused(), (oldest >= 0) ? Instant.ofEpochMilli(oldest) : null);
+		return new TopicOverview(StoredJobs.stats(state.stats()), state.paused(),
+				(oldest >= 0) ? Instant.ofEpochMilli(oldest) : null);
 	}
 
 }

@@ -15,6 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.JobEventListeners;
+import io.github.delayqueue.support.JobIdGenerator;
 import io.github.delayqueue.observation.DefaultDelayQueueSendObservationConvention;
 import io.github.delayqueue.observation.DelayQueueObservation;
 import io.github.delayqueue.observation.DelayQueueSendContext;
@@ -500,7 +504,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public Optional<JobInfo> find(String topic, String jobId) {
-		return this.store.find(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId));
+		return StoredJobs.info(this.store.find(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId)));
 	}
 
 	private static final class Prepared {

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
-import io.github.delayqueue.core.DueTimeListener;
-import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.observation.DelayQueueProcessObservationConvention;
 import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.store.JobRecordCodec;

@@ -5,9 +5,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
-import io.github.delayqueue.core.DueTimeListener;
-import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ReconnectBackoff;

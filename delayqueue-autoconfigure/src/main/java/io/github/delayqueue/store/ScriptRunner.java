@@ -12,11 +12,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.github.delayqueue.core.DelayQueueException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
@@ -335,7 +335,7 @@ public final class ScriptRunner {
 				throw ex;
 			}
 			else {
-				throw new DelayQueueException("Script failed: " + failure.getMessage(), failure);
+				throw new RedisSystemException("Script failed: " + failure.getMessage(), failure);
 			}
 		}
 		if (!lost.isEmpty()) {
@@ -381,13 +381,13 @@ public final class ScriptRunner {
 		if (direct != null && direct.isUsable()) {
 			List<byte[]> reply = direct.call(KeylessCommands::time);
 			if (reply == null || reply.size() < 2) {
-				throw new DelayQueueException("Redis answered TIME with " + reply);
+				throw new RedisSystemException("Redis answered TIME with " + reply, null);
 			}
 			return KeylessCommands.epochMillis(reply);
 		}
 		Long time = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
 		if (time == null) {
-			throw new DelayQueueException("Redis answered TIME with nothing");
+			throw new RedisSystemException("Redis answered TIME with nothing", null);
 		}
 		return time;
 	}

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.JobIdGenerator;
 import io.github.delayqueue.store.DelayQueueScript;
 import io.github.delayqueue.store.JobRecord;
 import io.github.delayqueue.store.TopicKeys;

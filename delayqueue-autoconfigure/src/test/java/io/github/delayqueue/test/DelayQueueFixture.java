@@ -6,8 +6,8 @@ import java.util.List;
 
 import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueTemplate;
-import io.github.delayqueue.core.TopicPolicies;
-import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.support.TopicPolicies;
+import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobRecordCodec;

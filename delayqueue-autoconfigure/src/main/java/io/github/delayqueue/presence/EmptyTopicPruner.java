@@ -1,4 +1,4 @@
-package io.github.delayqueue.listener;
+package io.github.delayqueue.presence;
 
 import java.time.Duration;
 import java.util.HashSet;
@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.github.delayqueue.core.TopicPolicies;
-import io.github.delayqueue.core.TopicStats;
+import io.github.delayqueue.support.TopicPolicies;
+import io.github.delayqueue.store.StateCounts;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
@@ -143,7 +143,7 @@ public class EmptyTopicPruner {
 		}
 	}
 
-	private static boolean isEmpty(TopicStats stats) {
+	private static boolean isEmpty(StateCounts stats) {
 		return stats.delayed() == 0 && stats.ready() == 0 && stats.running() == 0 && stats.dead() == 0;
 	}
 
