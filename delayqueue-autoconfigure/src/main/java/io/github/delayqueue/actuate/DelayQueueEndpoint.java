@@ -8,11 +8,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.TopicOverview;
 import io.github.delayqueue.core.TopicStats;
-import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.presence.ListenerPresence;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -79,6 +81,8 @@ public class DelayQueueEndpoint {
 
 	private final DelayQueueOperations operations;
 
+	private final DelayQueueAdmin admin;
+
 	private final ListenerPresence presence;
 
 	private final Show showValues;
@@ -87,15 +91,17 @@ public class DelayQueueEndpoint {
 
 	/**
 	 * Create the endpoint.
-	 * @param operations where jobs are read and changed
+	 * @param operations where jobs are found and cancelled
+	 * @param admin where topics, counts and dead jobs are read and changed
 	 * @param presence tells which listeners run on which instance
 	 * @param showValues when payloads and header values are shown
 	 * @param roles the roles that may see them when {@code showValues} is
 	 * {@link Show#WHEN_AUTHORIZED}; empty for any authenticated user
 	 */
-	public DelayQueueEndpoint(DelayQueueOperations operations, ListenerPresence presence, Show showValues,
-			Set<String> roles) {
+	public DelayQueueEndpoint(DelayQueueOperations operations, DelayQueueAdmin admin, ListenerPresence presence,
+			Show showValues, Set<String> roles) {
 		this.operations = operations;
+		this.admin = admin;
 		this.presence = presence;
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
@@ -103,25 +109,31 @@ public class DelayQueueEndpoint {
 
 	/**
 	 * Count the jobs of every topic per state, list the listeners that consume each on
-	 * every instance, and the topics that have none.
+	 * every instance, and the topics that have none; host names only as the endpoint's
+	 * {@link Show} setting allows for the caller.
+	 * @param securityContext who is asking
 	 * @return the counts and listeners by topic
 	 */
 	@ReadOperation
-	public QueuesDescriptor queues() {
-		List<ListenerPresence.Instance> instances = this.presence.read();
-		Set<String> names = this.operations.topics();
+	public QueuesDescriptor queues(SecurityContext securityContext) {
+		List<ListenerPresence.Instance> instances = instances(securityContext);
+		List<String> names = List.copyOf(this.admin.topics());
+		List<TopicOverview> overviews = this.admin.overview(names);
 		Map<String, CountsDescriptor> topics = new LinkedHashMap<>();
-		for (String topic : names) {
+		for (int i = 0; i < names.size(); i++) {
+			String topic = names.get(i);
 			List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, instances);
-			topics.put(topic,
-					CountsDescriptor.of(this.operations.stats(topic), this.operations.isPaused(topic), listeners));
+			topics.put(topic, CountsDescriptor.of(overviews.get(i).stats(), overviews.get(i).paused(), listeners));
 		}
 		return new QueuesDescriptor(topics, List.copyOf(ListenerPresence.topicsWithoutListeners(names, instances)));
 	}
 
 	/**
 	 * Count one topic's jobs per state and list the listeners that consume it; or, with a
-	 * {@code state}, list a page of its jobs in that state.
+	 * {@code state}, list a page of its jobs in that state. Host names and the messages
+	 * of last errors show only as the endpoint's {@link Show} setting allows for the
+	 * caller.
+	 * @param securityContext who is asking
 	 * @param topic the topic
 	 * @param state {@code delayed}, {@code ready}, {@code running} or {@code dead} to
 	 * list jobs, or {@code null} for the counts
@@ -130,17 +142,17 @@ public class DelayQueueEndpoint {
 	 * @return the counts and listeners, or the page of jobs
 	 */
 	@ReadOperation
-	public Object topic(@Selector String topic, @Nullable String state, @Nullable Integer offset,
-			@Nullable Integer count) {
+	public Object topic(SecurityContext securityContext, @Selector String topic, @Nullable String state,
+			@Nullable Integer offset, @Nullable Integer count) {
 		if (state == null) {
 			if (offset != null || count != null) {
 				throw new InvalidEndpointRequestException("Parameters offset and count page through jobs of a state; "
 						+ "add state=delayed, ready, running or dead to list jobs", "Paging without a state");
 			}
-			return topicDescriptor(topic);
+			return topicDescriptor(topic, instances(securityContext));
 		}
 		return jobs(topic, parseState(state), (offset != null) ? offset : 0,
-				(count != null) ? count : DEFAULT_PAGE_SIZE);
+				(count != null) ? count : DEFAULT_PAGE_SIZE, shows(securityContext));
 	}
 
 	private static JobState parseState(String state) {
@@ -154,23 +166,34 @@ public class DelayQueueEndpoint {
 				"Unknown state");
 	}
 
-	private TopicDescriptor topicDescriptor(String topic) {
-		TopicStats stats = this.operations.stats(topic);
-		List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, this.presence.read());
-		return new TopicDescriptor(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
-				this.operations.isPaused(topic), countConsumers(listeners), listeners);
+	private boolean shows(SecurityContext securityContext) {
+		return this.showValues.isShown(securityContext, this.roles);
 	}
 
-	private JobsDescriptor jobs(String topic, JobState state, int offset, int count) {
+	private List<ListenerPresence.Instance> instances(SecurityContext securityContext) {
+		List<ListenerPresence.Instance> instances = this.presence.read();
+		return shows(securityContext) ? instances
+				: instances.stream().map(ListenerPresence.Instance::withoutHost).toList();
+	}
+
+	private TopicDescriptor topicDescriptor(String topic, List<ListenerPresence.Instance> instances) {
+		TopicOverview overview = this.admin.overview(topic);
+		TopicStats stats = overview.stats();
+		List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, instances);
+		return new TopicDescriptor(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
+				overview.paused(), countConsumers(listeners), listeners);
+	}
+
+	private JobsDescriptor jobs(String topic, JobState state, int offset, int count, boolean shown) {
 		if (offset < 0 || count < 1 || count > MAX_PAGE_SIZE) {
 			throw new InvalidEndpointRequestException("Parameter offset must be 0 or more and count 1 to "
 					+ MAX_PAGE_SIZE + ", were " + offset + " and " + count, "Bad page");
 		}
-		List<JobRowDescriptor> jobs = this.operations.jobs(topic, state, offset, count)
+		List<JobRowDescriptor> jobs = this.admin.jobs(topic, state, offset, count)
 			.stream()
-			.map(JobRowDescriptor::of)
+			.map((job) -> JobRowDescriptor.of(shown ? job : job.withoutValues()))
 			.toList();
-		TopicStats stats = this.operations.stats(topic);
+		TopicStats stats = this.admin.stats(topic);
 		long total = switch (state) {
 			case DELAYED -> stats.delayed();
 			case READY -> stats.ready();
@@ -192,7 +215,7 @@ public class DelayQueueEndpoint {
 	@ReadOperation
 	public @Nullable JobInfo job(SecurityContext securityContext, @Selector String topic, @Selector String jobId) {
 		JobInfo job = this.operations.find(topic, jobId).orElse(null);
-		if (job == null || this.showValues.isShown(securityContext, this.roles)) {
+		if (job == null || shows(securityContext)) {
 			return job;
 		}
 		return job.withoutValues();
@@ -222,13 +245,13 @@ public class DelayQueueEndpoint {
 	@WriteOperation
 	public OperationResponseBody action(@Selector String topic, @Nullable String action, @Nullable String jobId) {
 		if (REQUEUE_DEAD.equals(action)) {
-			long requeued = (jobId != null) ? one(topic, jobId, this.operations.requeueDead(topic, jobId))
-					: this.operations.requeueDead(topic);
+			long requeued = (jobId != null) ? one(topic, jobId, this.admin.requeueDead(topic, jobId))
+					: this.admin.requeueDead(topic);
 			return new RequeueDescriptor(requeued);
 		}
 		if (PURGE_DEAD.equals(action)) {
-			long purged = (jobId != null) ? one(topic, jobId, this.operations.purgeDead(topic, jobId))
-					: this.operations.purgeDead(topic);
+			long purged = (jobId != null) ? one(topic, jobId, this.admin.purgeDead(topic, jobId))
+					: this.admin.purgeDead(topic);
 			return new PurgeDescriptor(purged);
 		}
 		String problem = (action != null) ? "Unknown action '" + action + "'" : "No action given";

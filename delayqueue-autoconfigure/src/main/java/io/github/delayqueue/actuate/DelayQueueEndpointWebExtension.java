@@ -53,10 +53,10 @@ public class DelayQueueEndpointWebExtension {
 	 * See {@link DelayQueueEndpoint#topic}, or the schedules.
 	 * @param securityContext who is asking
 	 * @param topic the topic
-	 * @param state {@code dead} to list dead jobs, or {@code null} for the counts
-	 * @param offset how many dead jobs to skip
-	 * @param count how many dead jobs to list at most
-	 * @return the counts and listeners, or the page of dead jobs, or why not
+	 * @param state the state of the jobs to list, or {@code null} for the counts
+	 * @param offset how many jobs to skip
+	 * @param count how many jobs to list at most
+	 * @return the counts and listeners, or the page of jobs, or why not
 	 */
 	@ReadOperation
 	public WebEndpointResponse<Object> topic(SecurityContext securityContext, @Selector String topic,
@@ -65,7 +65,7 @@ public class DelayQueueEndpointWebExtension {
 		if (schedules != null && state == null && offset == null && count == null) {
 			return answer(() -> schedules.list(securityContext));
 		}
-		return answer(() -> this.endpoint.topic(topic, state, offset, count));
+		return answer(() -> this.endpoint.topic(securityContext, topic, state, offset, count));
 	}
 
 	/**

@@ -1,14 +1,15 @@
 package io.github.delayqueue.autoconfigure;
 
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
-import io.github.delayqueue.core.DueTimeListener;
-import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.JobEventListeners;
-import io.github.delayqueue.core.JobIdGenerator;
+import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.JobEventListeners;
+import io.github.delayqueue.support.JobIdGenerator;
 import io.github.delayqueue.core.JobPayloadValidator;
-import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.observation.DelayQueueSendObservationConvention;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims;
@@ -30,6 +31,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -52,6 +54,11 @@ public final class DelayQueueAutoConfiguration {
 	 * of this name to replace it.
 	 */
 	public static final String JSON_MAPPER_BEAN_NAME = "delayQueueJsonMapper";
+
+	@Bean
+	static DelayQueuePropertiesBinding delayQueuePropertiesBinding(Environment environment) {
+		return new DelayQueuePropertiesBinding(environment);
+	}
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -107,7 +114,7 @@ public final class DelayQueueAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	DelayQueueAdmin delayQueueAdmin(JobStore store) {
-		return new DelayQueueAdmin(store);
+		return new DefaultDelayQueueAdmin(store);
 	}
 
 	@Bean

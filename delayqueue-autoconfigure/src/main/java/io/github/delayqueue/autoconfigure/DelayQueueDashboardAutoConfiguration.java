@@ -7,7 +7,7 @@ import io.github.delayqueue.dashboard.DashboardAccess;
 import io.github.delayqueue.dashboard.DashboardApi;
 import io.github.delayqueue.dashboard.DashboardResponseHeaders;
 import io.github.delayqueue.history.ThroughputHistory;
-import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.store.ScriptRunner;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -45,7 +45,7 @@ public final class DelayQueueDashboardAutoConfiguration {
 				dashboard.getRoles(), dashboard.getAllowedOrigins());
 		DashboardApi api = new DashboardApi(operations, admin,
 				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), history.getIfAvailable(),
-				scriptRunner.redis(), access);
+				scriptRunner::serverTime, access);
 		schedules.ifAvailable(api::setSchedules);
 		return api.routes(dashboard.getPath());
 	}

@@ -3,9 +3,10 @@ package io.github.delayqueue.autoconfigure;
 import io.github.delayqueue.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.actuate.DelayQueueEndpointWebExtension;
 import io.github.delayqueue.actuate.ScheduleEndpointOperations;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueSchedules;
-import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
 
@@ -39,9 +40,11 @@ public final class DelayQueueEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
-	DelayQueueEndpoint delayQueueEndpoint(DelayQueueOperations operations, ScriptRunner scriptRunner,
-			DelayQueueProperties properties, DelayQueueEndpointProperties endpointProperties) {
-		return new DelayQueueEndpoint(operations, new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()),
+	DelayQueueEndpoint delayQueueEndpoint(DelayQueueOperations operations, DelayQueueAdmin admin,
+			ScriptRunner scriptRunner, DelayQueueProperties properties,
+			DelayQueueEndpointProperties endpointProperties) {
+		return new DelayQueueEndpoint(operations, admin,
+				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()),
 				endpointProperties.getShowValues(), endpointProperties.getRoles());
 	}
 

@@ -2,15 +2,15 @@ package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
 
-import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.JobEventListeners;
-import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.JobEventListeners;
+import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.listener.DelayedJobListenerAnnotationBeanPostProcessor;
 import io.github.delayqueue.listener.DelayedJobListenerContainerFactory;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
-import io.github.delayqueue.listener.EmptyTopicPruner;
-import io.github.delayqueue.listener.ListenerPresence;
-import io.github.delayqueue.listener.ListenerPresencePublisher;
+import io.github.delayqueue.presence.EmptyTopicPruner;
+import io.github.delayqueue.presence.ListenerPresence;
+import io.github.delayqueue.presence.ListenerPresencePublisher;
 import io.github.delayqueue.observation.DelayQueueProcessObservationConvention;
 import io.github.delayqueue.scheduler.ClaimAnnouncer;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
@@ -121,7 +121,7 @@ public final class DelayQueueListenerAutoConfiguration {
 	@ConditionalOnMissingBean
 	EmptyTopicPruner delayQueueEmptyTopicPruner(JobStore store, ScriptRunner scriptRunner, DelayQueueKeys keys,
 			DelayQueueProperties properties, TopicPolicies policies) {
-		return new EmptyTopicPruner(store, scriptRunner.redis(), keys, properties.getKeyPrefix(),
+		return new EmptyTopicPruner(store, scriptRunner, keys, properties.getKeyPrefix(),
 				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), policies,
 				EmptyTopicPruner.DEFAULT_INTERVAL);
 	}

@@ -8,15 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.delayqueue.dashboard.DashboardOrigins;
 import io.github.delayqueue.dashboard.ShowValues;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
-import org.springframework.context.EnvironmentAware;
-import org.springframework.core.env.Environment;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -24,10 +20,10 @@ import org.springframework.util.unit.DataSize;
  *
  * @author delayqueue contributors
  */
-// Values that cannot be converted are left at their defaults here and reported, all
-// together, by afterPropertiesSet.
-@ConfigurationProperties(prefix = "delayqueue", ignoreInvalidFields = true)
-public class DelayQueueProperties implements InitializingBean, EnvironmentAware {
+// Bound by Spring Boot with the additions of DelayQueuePropertiesBinding: topics by their
+// full names, unknown keys and invalid values all reported together.
+@ConfigurationProperties(prefix = "delayqueue")
+public class DelayQueueProperties {
 
 	/**
 	 * Whether the delay queue is enabled.
@@ -79,91 +75,6 @@ public class DelayQueueProperties implements InitializingBean, EnvironmentAware 
 	private final Dashboard dashboard = new Dashboard();
 
 	private final Observation observation = new Observation();
-
-	/**
-	 * Largest {@code scheduler.batch-size}: one script call moving more jobs would block
-	 * Redis for too long.
-	 */
-	static final int MAX_BATCH_SIZE = 10_000;
-
-	private @Nullable Environment environment;
-
-	@Override
-	public void setEnvironment(Environment environment) {
-		this.environment = environment;
-	}
-
-	/**
-	 * Bind the topics by their full names and check the whole configuration: every
-	 * unknown key and every invalid value fails start-up, all named in one message.
-	 * @throws InvalidDelayQueuePropertiesException naming every problem
-	 */
-	@Override
-	public void afterPropertiesSet() {
-		ConfigurationProblems problems = new ConfigurationProblems();
-		if (this.environment != null) {
-			UnknownPropertyCheck.check(this.environment, problems);
-			BindFailureRecorder.recordUnconvertibleValues(this.environment, problems);
-			// Replace Boot's map binding, which splits dotted topic names, by one keyed
-			// by full names.
-			this.topics = TopicPropertiesBinder.bind(this.environment, problems);
-			this.schedules = SchedulePropertiesBinder.bind(this.environment, problems);
-		}
-		checkValues(problems);
-		PropertiesTopicPolicies.check(this.defaults, this.topics, problems);
-		problems.throwIfAny();
-	}
-
-	private void checkValues(ConfigurationProblems problems) {
-		if (this.keyPrefix == null || this.keyPrefix.isBlank() || this.keyPrefix.matches(".*[{}\\s].*")) {
-			problems.invalid("delayqueue.key-prefix", this.keyPrefix,
-					"The key prefix must not be blank and must not contain braces or whitespace");
-		}
-		if (this.maxPayloadSize == null || this.maxPayloadSize.toBytes() <= 0) {
-			problems.invalid("delayqueue.max-payload-size", this.maxPayloadSize, "The size must be more than zero");
-		}
-		if (this.scheduler.batchSize < 1 || this.scheduler.batchSize > MAX_BATCH_SIZE) {
-			problems.invalid("delayqueue.scheduler.batch-size", this.scheduler.batchSize,
-					"The batch size must be between 1 and " + MAX_BATCH_SIZE
-							+ "; one script call moving more jobs blocks Redis too long");
-		}
-		positive(problems, "delayqueue.command-timeout", this.commandTimeout);
-		positive(problems, "delayqueue.scheduler.max-sleep", this.scheduler.maxSleep);
-		positive(problems, "delayqueue.scheduler.idle-max-sleep", this.scheduler.idleMaxSleep);
-		positive(problems, "delayqueue.scheduler.orphan-check-interval", this.scheduler.orphanCheckInterval);
-		positive(problems, "delayqueue.listener.poll-timeout", this.listener.pollTimeout);
-		positive(problems, "delayqueue.history.flush-interval", this.history.flushInterval);
-		if (this.observation.linkLongDelays != null
-				&& (this.observation.linkLongDelays.isNegative() || this.observation.linkLongDelays.isZero())) {
-			problems.invalid("delayqueue.observation.link-long-delays", this.observation.linkLongDelays,
-					"The duration must be more than zero; leave it unset to continue every send's trace");
-		}
-		if (this.dashboard.path == null || !this.dashboard.path.matches("(/[A-Za-z0-9._~-]+)+")) {
-			problems.invalid("delayqueue.dashboard.path", this.dashboard.path,
-					"The path must start with '/' and hold segments of A-Z a-z 0-9 . _ ~ -, without a trailing '/'");
-		}
-		for (int i = 0; i < this.dashboard.allowedOrigins.size(); i++) {
-			String origin = this.dashboard.allowedOrigins.get(i);
-			if (origin == null || DashboardOrigins.normalize(origin) == null) {
-				problems.invalid("delayqueue.dashboard.allowed-origins[" + i + "]", origin,
-						"An origin is scheme://host or scheme://host:port with scheme http or https, and no path");
-			}
-		}
-		if (this.listener.shutdownTimeout == null || this.listener.shutdownTimeout.isNegative()) {
-			problems.invalid("delayqueue.listener.shutdown-timeout", this.listener.shutdownTimeout,
-					"The duration must not be negative");
-		}
-		if (!io.github.delayqueue.core.JobConstraints.isValidTopic(this.httpCallback.topic)) {
-			problems.invalid("delayqueue.http-callback.topic", this.httpCallback.topic,
-					"Topic names use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit");
-		}
-	}
-
-	private static void positive(ConfigurationProblems problems, String name, @Nullable Duration value) {
-		if (value == null || value.isNegative() || value.isZero()) {
-			problems.invalid(name, value, "The duration must be more than zero");
-		}
-	}
 
 	public boolean isEnabled() {
 		return this.enabled;

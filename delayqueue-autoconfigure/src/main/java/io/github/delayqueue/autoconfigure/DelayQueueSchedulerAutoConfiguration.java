@@ -1,8 +1,8 @@
 package io.github.delayqueue.autoconfigure;
 
-import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.JobEventListeners;
-import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.JobEventListeners;
+import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.scheduler.WakeUpListenerContainer;
 import io.github.delayqueue.scheduler.WakeUpSubscriber;

@@ -88,7 +88,7 @@ final class KeyedPropertiesBinder<T> {
 			}
 		}
 		Binder binder = Binder.get(environment);
-		BindHandler recordFailures = new BindFailureRecorder(problems);
+		BindHandler recordFailures = new DelayQueuePropertiesBinding.RecordingHandler(BindHandler.DEFAULT, problems);
 		Map<String, T> bound = new LinkedHashMap<>();
 		names.forEach((key, name) -> bound.put(key,
 				binder.bind(name, Bindable.of(this.type), recordFailures).orElseGet(this.empty)));

@@ -7,10 +7,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.github.delayqueue.autoconfigure.DelayQueueProperties.TopicProperties;
-import io.github.delayqueue.core.BackoffPolicy;
+import io.github.delayqueue.support.BackoffPolicy;
 import io.github.delayqueue.core.JobConstraints;
-import io.github.delayqueue.core.TopicPolicies;
-import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.support.TopicPolicies;
+import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.store.DelayQueueKeys;
 import org.jspecify.annotations.Nullable;
 

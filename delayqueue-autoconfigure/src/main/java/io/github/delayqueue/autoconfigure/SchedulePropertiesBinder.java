@@ -35,15 +35,22 @@ final class SchedulePropertiesBinder {
 	}
 
 	/**
-	 * Bind and check the schedules declared under {@code delayqueue.schedules}.
+	 * Bind the schedules declared under {@code delayqueue.schedules}.
 	 * @param environment the environment to bind from
-	 * @param problems where unknown keys and invalid values are recorded
+	 * @param problems where unknown keys and values that cannot be converted are recorded
 	 * @return the settings, by schedule id
 	 */
 	static Map<String, ScheduleProperties> bind(Environment environment, ConfigurationProblems problems) {
-		Map<String, ScheduleProperties> schedules = BINDER.bind(environment, problems);
+		return BINDER.bind(environment, problems);
+	}
+
+	/**
+	 * Check every bound schedule.
+	 * @param schedules the settings, by schedule id
+	 * @param problems where invalid values are recorded, each under its key
+	 */
+	static void check(Map<String, ScheduleProperties> schedules, ConfigurationProblems problems) {
 		schedules.forEach((id, schedule) -> check(id, schedule, YAML_VALUES, problems));
-		return schedules;
 	}
 
 	/**

@@ -1,91 +1,156 @@
 package io.github.delayqueue.core;
 
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.JobStore.TopicState;
+import java.util.Set;
 
 /**
- * Looks across topics for the consoles (the dashboard, the endpoint) in a fixed number of
- * round trips to Redis, however many topics and partitions there are: a job by id in any
- * topic, and every topic's counts, pause and due-lag at once. Topics that do not exist
- * are read like empty ones and leave nothing behind on this instance.
+ * What operators and tools do with the queues, apart from what an application does with
+ * its own jobs ({@link DelayQueueOperations}), as {@code KafkaAdmin} stands beside
+ * {@code KafkaTemplate}: topics and their counts, pages of jobs in any state, dead jobs
+ * (requeue, purge), and pausing a topic. The starter configures a
+ * {@link DefaultDelayQueueAdmin} as a bean; the Actuator endpoint and the dashboard use
+ * it.
  *
  * <pre class="code">
- * Optional&lt;JobInfo&gt; job = admin.findInAnyTopic("order-42");
- * for (TopicOverview topic : admin.overview(admin.topics())) {
- *     show(topic.stats(), topic.paused(), topic.oldestReadyDueAt());
+ * for (String topic : admin.topics()) {
+ *     TopicStats stats = admin.stats(topic);
+ *     if (stats.dead() &gt; 0) {
+ *         alert(topic, admin.deadJobs(topic, 0, 10));
+ *     }
  * }
+ * admin.pause("partner.calls");      // listeners on every instance stop claiming
  * </pre>
+ *
+ * Reads and writes take a fixed number of round trips to Redis whatever the size of a
+ * topic; bulk changes go in batches of a thousand jobs per script call, so no call blocks
+ * Redis for long. Redis being unreachable surfaces as a
+ * {@link org.springframework.dao.DataAccessException}.
  *
  * @author delayqueue contributors
  */
-public class DelayQueueAdmin {
-
-	private final JobStore store;
+public interface DelayQueueAdmin {
 
 	/**
-	 * Create the admin operations on a store.
-	 * @param store the Redis side
+	 * Count the jobs of a topic in each state.
+	 * @param topic the topic
+	 * @return the counts
 	 */
-	public DelayQueueAdmin(JobStore store) {
-		this.store = store;
-	}
+	TopicStats stats(String topic);
 
 	/**
-	 * Return every topic that has or had jobs, in one round trip.
-	 * @return the topics, sorted
+	 * Return every topic that has or had jobs, or that a listener consumes (a listener
+	 * announces its topics when it starts, so that they show in metrics and the endpoint
+	 * before their first job).
+	 * @return the topic names
 	 */
-	public List<String> topics() {
-		return List.copyOf(this.store.topics());
-	}
+	Set<String> topics();
 
 	/**
-	 * Look a job up by id in every topic, in three round trips: the topics and which of
-	 * them are partitioned, the partition sets of those, and then every queue of every
-	 * topic at once.
+	 * Page through the dead jobs of a topic, oldest death first.
+	 * @param topic the topic
+	 * @param offset how many to skip
+	 * @param count how many to return at most
+	 * @return the dead jobs
+	 */
+	List<JobInfo> deadJobs(String topic, int offset, int count);
+
+	/**
+	 * Put every dead job of a topic back to {@link JobState#READY}, with attempts reset.
+	 * @param topic the topic
+	 * @return how many jobs were requeued
+	 */
+	long requeueDead(String topic);
+
+	/**
+	 * Put one dead job back to {@link JobState#READY}, with attempts reset.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @return {@code true} if the job was dead and is now ready
+	 */
+	boolean requeueDead(String topic, String jobId);
+
+	/**
+	 * Delete every dead job of a topic.
+	 * @param topic the topic
+	 * @return how many jobs were deleted
+	 */
+	long purgeDead(String topic);
+
+	/**
+	 * Delete one dead job.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @return {@code true} if the job was dead and is now deleted
+	 */
+	boolean purgeDead(String topic, String jobId);
+
+	/**
+	 * Read a page of a topic's jobs in one state, oldest first: DELAYED by due time,
+	 * READY in the order listeners will take them, RUNNING by time-to-run deadline, DEAD
+	 * by time of death. A page costs Redis time in proportion to its size (and, for
+	 * READY, to the offset), never a scan of the whole state; pages are not one snapshot,
+	 * so a job may move between two of them. The pages of a topic with several partitions
+	 * run through its partitions one after the other, each in that order.
+	 * @param topic the topic
+	 * @param state the state
+	 * @param offset how many jobs to skip
+	 * @param count how many to read at most
+	 * @return the jobs, oldest first
+	 */
+	List<JobInfo> jobs(String topic, JobState state, int offset, int count);
+
+	/**
+	 * Look a job up by id in every topic, in a fixed number of round trips to Redis
+	 * however many topics and partitions there are.
 	 * @param jobId the job id
 	 * @return the job of the first topic, in name order, that holds the id, or empty when
 	 * no topic does
 	 * @throws InvalidJobException if the id is blank, too long or holds a path separator
 	 */
-	public Optional<JobInfo> findInAnyTopic(String jobId) {
-		return this.store.findInAnyTopic(JobConstraints.checkId("any", jobId));
-	}
+	Optional<JobInfo> findInAnyTopic(String jobId);
 
 	/**
 	 * Read the counts per state, the pause and the longest waiting ready job of several
-	 * topics, in one round trip (a second one only for queues a topic's jobs were written
-	 * to under another number of partitions).
+	 * topics, in one round trip to Redis.
 	 * @param topics the topics, for example {@link #topics()}
 	 * @return each topic's overview, in the order of the topics given
 	 * @throws InvalidJobException if a topic name is invalid
 	 */
-	public List<TopicOverview> overview(Collection<String> topics) {
-		topics.forEach(JobConstraints::checkTopic);
-		List<TopicOverview> overviews = new ArrayList<>(topics.size());
-		this.store.states(topics).values().forEach((state) -> overviews.add(overview(state)));
-		return overviews;
-	}
+	List<TopicOverview> overview(Collection<String> topics);
 
 	/**
-	 * Read the overview of one topic, in one round trip, see
+	 * Read the overview of one topic in one round trip, see
 	 * {@link #overview(Collection)}.
 	 * @param topic the topic
 	 * @return its overview
 	 * @throws InvalidJobException if the topic name is invalid
 	 */
-	public TopicOverview overview(String topic) {
-		return overview(this.store.state(JobConstraints.checkTopic(topic)));
-	}
+	TopicOverview overview(String topic);
 
-	private static TopicOverview overview(TopicState state) {
-		long oldest = state.oldestReadyDueMillis();
-		return new TopicOverview(state.stats(), state.paused(), (oldest >= 0) ? Instant.ofEpochMilli(oldest) : null);
-	}
+	/**
+	 * Pause a topic: listeners on every instance stop claiming its jobs within about a
+	 * second, while its jobs keep falling due and may still be sent, cancelled and
+	 * rescheduled. Handlers already running finish. The pause lasts until
+	 * {@link #resume(String)}, across restarts of the application.
+	 * @param topic the topic
+	 */
+	void pause(String topic);
+
+	/**
+	 * Resume a paused topic: listeners claim its jobs again within about a second, the
+	 * ones that fell due meanwhile first. Resuming a topic that is not paused does
+	 * nothing.
+	 * @param topic the topic
+	 */
+	void resume(String topic);
+
+	/**
+	 * Tell whether a topic is paused.
+	 * @param topic the topic
+	 * @return {@code true} if paused
+	 */
+	boolean isPaused(String topic);
 
 }

@@ -5,11 +5,12 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
- * Sends delayed jobs and manages them. Implemented by {@link DelayQueueTemplate}, which
- * the starter configures as a bean.
+ * What an application does with its own jobs: send them, cancel or reschedule them while
+ * they are pending, and find them by id. Implemented by {@link DelayQueueTemplate}, which
+ * the starter configures as a bean. What operators and tools do with the queues (counts,
+ * pages of jobs, dead jobs, pause) is {@link DelayQueueAdmin}'s.
  *
  * <pre class="code">
  * String id = delayQueue.send("orders.timeout", new OrderTimeout(orderId), Duration.ofMinutes(30));
@@ -101,98 +102,5 @@ public interface DelayQueueOperations {
 	 * @return the job, or empty once it is done or cancelled
 	 */
 	Optional<JobInfo> find(String topic, String jobId);
-
-	/**
-	 * Count the jobs of a topic in each state.
-	 * @param topic the topic
-	 * @return the counts
-	 */
-	TopicStats stats(String topic);
-
-	/**
-	 * Return every topic that has or had jobs, or that a listener consumes (a listener
-	 * announces its topics when it starts, so that they show in metrics and the endpoint
-	 * before their first job).
-	 * @return the topic names
-	 */
-	Set<String> topics();
-
-	/**
-	 * Page through the dead jobs of a topic, oldest death first.
-	 * @param topic the topic
-	 * @param offset how many to skip
-	 * @param count how many to return at most
-	 * @return the dead jobs
-	 */
-	List<JobInfo> deadJobs(String topic, int offset, int count);
-
-	/**
-	 * Put every dead job of a topic back to {@link JobState#READY}, with attempts reset.
-	 * @param topic the topic
-	 * @return how many jobs were requeued
-	 */
-	long requeueDead(String topic);
-
-	/**
-	 * Put one dead job back to {@link JobState#READY}, with attempts reset.
-	 * @param topic the topic
-	 * @param jobId the job id
-	 * @return {@code true} if the job was dead and is now ready
-	 */
-	boolean requeueDead(String topic, String jobId);
-
-	/**
-	 * Delete every dead job of a topic.
-	 * @param topic the topic
-	 * @return how many jobs were deleted
-	 */
-	long purgeDead(String topic);
-
-	/**
-	 * Delete one dead job.
-	 * @param topic the topic
-	 * @param jobId the job id
-	 * @return {@code true} if the job was dead and is now deleted
-	 */
-	boolean purgeDead(String topic, String jobId);
-
-	/**
-	 * Read a page of a topic's jobs in one state, oldest first: DELAYED by due time,
-	 * READY in the order listeners will take them, RUNNING by time-to-run deadline, DEAD
-	 * by time of death. A page costs Redis time in proportion to its size (and, for
-	 * READY, to the offset), never a scan of the whole state; pages are not one snapshot,
-	 * so a job may move between two of them. The pages of a topic with several partitions
-	 * run through its partitions one after the other, each in that order.
-	 * @param topic the topic
-	 * @param state the state
-	 * @param offset how many jobs to skip
-	 * @param count how many to read at most
-	 * @return the jobs, oldest first
-	 */
-	List<JobInfo> jobs(String topic, JobState state, int offset, int count);
-
-	/**
-	 * Pause a topic: listeners on every instance stop claiming its jobs within about a
-	 * second, while its jobs keep falling due and may still be sent, cancelled and
-	 * rescheduled. Handlers already running finish. The pause lasts until
-	 * {@link #resume(String)}, across restarts of the application.
-	 * @param topic the topic
-	 */
-	void pause(String topic);
-
-	/**
-	 * Resume a paused topic: listeners claim its jobs again within about a second, the
-	 * ones that fell due meanwhile first. Resuming a topic that is not paused does
-	 * nothing.
-	 * @param topic the topic
-	 */
-	void resume(String topic);
-
-	/**
-	 * Tell whether a topic is paused.
-	 * @param topic the topic
-	 * @return {@code true} if paused
-	 */
-	boolean isPaused(String topic);
 
 }

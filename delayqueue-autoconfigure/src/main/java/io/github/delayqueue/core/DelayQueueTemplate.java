@@ -15,6 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.JobEventListeners;
+import io.github.delayqueue.support.JobIdGenerator;
 import io.github.delayqueue.observation.DefaultDelayQueueSendObservationConvention;
 import io.github.delayqueue.observation.DelayQueueObservation;
 import io.github.delayqueue.observation.DelayQueueSendContext;
@@ -500,76 +504,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public Optional<JobInfo> find(String topic, String jobId) {
-		return this.store.find(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId));
-	}
-
-	@Override
-	public TopicStats stats(String topic) {
-		return this.store.stats(JobConstraints.checkTopic(topic));
-	}
-
-	@Override
-	public void pause(String topic) {
-		JobConstraints.checkTopic(topic);
-		// Registered, so that the topic and its pause show wherever topics are listed.
-		this.store.registerTopic(topic);
-		this.store.setPaused(topic, true);
-	}
-
-	@Override
-	public void resume(String topic) {
-		this.store.setPaused(JobConstraints.checkTopic(topic), false);
-	}
-
-	@Override
-	public boolean isPaused(String topic) {
-		return this.store.isPaused(JobConstraints.checkTopic(topic));
-	}
-
-	@Override
-	public Set<String> topics() {
-		return this.store.topics();
-	}
-
-	@Override
-	public List<JobInfo> deadJobs(String topic, int offset, int count) {
-		JobConstraints.checkTopic(topic);
-		if (offset < 0 || count < 0) {
-			throw new InvalidJobException("Offset and count must not be negative, were " + offset + " and " + count);
-		}
-		return (count == 0) ? List.of() : this.store.deadJobs(topic, offset, count);
-	}
-
-	@Override
-	public List<JobInfo> jobs(String topic, JobState state, int offset, int count) {
-		JobConstraints.checkTopic(topic);
-		if (state == null) {
-			throw new InvalidJobException("A state is required to list jobs of topic '" + topic + "'");
-		}
-		if (offset < 0 || count < 0) {
-			throw new InvalidJobException("Offset and count must not be negative, were " + offset + " and " + count);
-		}
-		return (count == 0) ? List.of() : this.store.jobs(topic, state, offset, count);
-	}
-
-	@Override
-	public long requeueDead(String topic) {
-		return this.store.requeueDead(JobConstraints.checkTopic(topic), null);
-	}
-
-	@Override
-	public boolean requeueDead(String topic, String jobId) {
-		return this.store.requeueDead(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId)) == 1;
-	}
-
-	@Override
-	public long purgeDead(String topic) {
-		return this.store.purgeDead(JobConstraints.checkTopic(topic), null);
-	}
-
-	@Override
-	public boolean purgeDead(String topic, String jobId) {
-		return this.store.purgeDeadJob(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId));
+		return StoredJobs.info(this.store.find(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId)));
 	}
 
 	private static final class Prepared {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
@@ -18,12 +19,10 @@ import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicOverview;
 import io.github.delayqueue.core.TopicStats;
 import io.github.delayqueue.history.ThroughputHistory;
-import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.presence.ListenerPresence;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.function.HandlerFunction;
@@ -59,7 +58,7 @@ public class DashboardApi {
 
 	private final @Nullable ThroughputHistory history;
 
-	private final StringRedisTemplate redis;
+	private final LongSupplier redisClock;
 
 	private final DashboardAccess access;
 
@@ -71,16 +70,17 @@ public class DashboardApi {
 	 * @param admin reads across topics
 	 * @param presence tells which listeners run where
 	 * @param history the throughput history, or {@code null} when it is switched off
-	 * @param redis reads the Redis clock, against which due-lag is measured
+	 * @param redisClock reads the Redis clock, in epoch milliseconds, against which
+	 * due-lag is measured
 	 * @param access who may do and see what
 	 */
 	public DashboardApi(DelayQueueOperations operations, DelayQueueAdmin admin, ListenerPresence presence,
-			@Nullable ThroughputHistory history, StringRedisTemplate redis, DashboardAccess access) {
+			@Nullable ThroughputHistory history, LongSupplier redisClock, DashboardAccess access) {
 		this.operations = operations;
 		this.admin = admin;
 		this.presence = presence;
 		this.history = history;
-		this.redis = redis;
+		this.redisClock = redisClock;
 		this.access = access;
 	}
 
@@ -161,7 +161,7 @@ public class DashboardApi {
 		List<ListenerPresence.Instance> instances = this.presence.read();
 		long now = redisNow();
 		boolean shown = shows(request);
-		List<String> topics = this.admin.topics();
+		List<String> topics = List.copyOf(this.admin.topics());
 		List<TopicOverview> overviews = this.admin.overview(topics);
 		List<TopicRow> rows = new ArrayList<>(topics.size());
 		for (int i = 0; i < topics.size(); i++) {
@@ -196,7 +196,7 @@ public class DashboardApi {
 					+ ", were " + offset + " and " + count);
 		}
 		boolean shown = shows(request);
-		List<JobRow> jobs = this.operations.jobs(topic, state, offset, count)
+		List<JobRow> jobs = this.admin.jobs(topic, state, offset, count)
 			.stream()
 			.map((job) -> JobRow.of(shown ? job : job.withoutValues()))
 			.toList();
@@ -220,7 +220,7 @@ public class DashboardApi {
 		String range = request.param("range").orElse("hour");
 		String topic = request.param("topic").orElse(null);
 		if (topic != null) {
-			this.operations.stats(topic);
+			this.admin.stats(topic);
 		}
 		List<ThroughputHistory.Bucket> buckets = switch (range) {
 			case "hour" -> this.history.lastHour(topic);
@@ -233,7 +233,7 @@ public class DashboardApi {
 	private ServerResponse delete(ServerRequest request) {
 		String topic = request.pathVariable("topic");
 		String id = request.pathVariable("id");
-		boolean done = this.operations.cancel(topic, id) || this.operations.purgeDead(topic, id);
+		boolean done = this.operations.cancel(topic, id) || this.admin.purgeDead(topic, id);
 		return done ? ServerResponse.ok().body(Map.of("done", true)) : error(HttpStatus.CONFLICT, "Job '" + id
 				+ "' of topic '" + topic + "' is neither pending nor dead: it is running, done or unknown");
 	}
@@ -249,25 +249,25 @@ public class DashboardApi {
 	private ServerResponse requeue(ServerRequest request) {
 		String topic = request.pathVariable("topic");
 		String id = request.pathVariable("id");
-		return this.operations.requeueDead(topic, id) ? ServerResponse.ok().body(Map.of("done", true))
+		return this.admin.requeueDead(topic, id) ? ServerResponse.ok().body(Map.of("done", true))
 				: error(HttpStatus.CONFLICT, "Job '" + id + "' of topic '" + topic + "' is not dead");
 	}
 
 	private ServerResponse requeueDead(ServerRequest request) {
-		return ServerResponse.ok().body(Map.of("requeued", this.operations.requeueDead(request.pathVariable("topic"))));
+		return ServerResponse.ok().body(Map.of("requeued", this.admin.requeueDead(request.pathVariable("topic"))));
 	}
 
 	private ServerResponse purgeDead(ServerRequest request) {
-		return ServerResponse.ok().body(Map.of("purged", this.operations.purgeDead(request.pathVariable("topic"))));
+		return ServerResponse.ok().body(Map.of("purged", this.admin.purgeDead(request.pathVariable("topic"))));
 	}
 
 	private ServerResponse pause(ServerRequest request) {
-		this.operations.pause(request.pathVariable("topic"));
+		this.admin.pause(request.pathVariable("topic"));
 		return ServerResponse.ok().body(Map.of("paused", true));
 	}
 
 	private ServerResponse resume(ServerRequest request) {
-		this.operations.resume(request.pathVariable("topic"));
+		this.admin.resume(request.pathVariable("topic"));
 		return ServerResponse.ok().body(Map.of("paused", false));
 	}
 
@@ -282,8 +282,7 @@ public class DashboardApi {
 	}
 
 	private long redisNow() {
-		Long time = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
-		return (time != null) ? time : System.currentTimeMillis();
+		return this.redisClock.getAsLong();
 	}
 
 	private static JobState state(String state) {
@@ -376,24 +375,16 @@ public class DashboardApi {
 
 		static List<ListenerRow> of(String topic, List<ListenerPresence.Instance> instances, boolean shown) {
 			List<ListenerRow> rows = new ArrayList<>();
-			for (ListenerPresence.Instance instance : instances) {
-				// An instance's id is its host name and a random part; the random part
-				// keeps
-				// instances apart when the host name is hidden.
-				String id = shown ? instance.id() : hiddenHost(instance.id());
-				String host = shown ? instance.host() : JobInfo.HIDDEN;
+			for (ListenerPresence.Instance listed : instances) {
+				ListenerPresence.Instance instance = shown ? listed : listed.withoutHost();
 				for (ListenerPresence.Listener listener : instance.listeners()) {
 					if (listener.topics().contains(topic)) {
-						rows.add(new ListenerRow(id, host, listener.id(), listener.concurrency(), listener.running()));
+						rows.add(new ListenerRow(instance.id(), instance.host(), listener.id(), listener.concurrency(),
+								listener.running()));
 					}
 				}
 			}
 			return rows;
-		}
-
-		private static String hiddenHost(String instance) {
-			int colon = instance.lastIndexOf(':');
-			return (colon >= 0) ? JobInfo.HIDDEN + instance.substring(colon) : JobInfo.HIDDEN;
 		}
 
 	}

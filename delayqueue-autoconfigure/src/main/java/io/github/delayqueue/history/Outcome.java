@@ -7,7 +7,7 @@ import java.util.Locale;
  *
  * @author delayqueue contributors
  */
-public enum Outcome {
+enum Outcome {
 
 	/**
 	 * A handler returned and the job was acknowledged.

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.github.delayqueue.core.JobEventListener;
+import io.github.delayqueue.support.JobEventListener;
 
 /**
  * Counts what happens to jobs on this instance, per topic, until the counts are taken and

@@ -12,7 +12,7 @@ import java.net.UnknownHostException;
  * @author delayqueue contributors
  */
 @FunctionalInterface
-public interface HostResolver {
+interface HostResolver {
 
 	/**
 	 * The JVM's own resolution ({@link InetAddress#getAllByName(String)}), cached as the

@@ -9,7 +9,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.github.delayqueue.core.JobEventListener;
+import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.store.JobClaims;
 import org.apache.commons.logging.Log;

@@ -8,13 +8,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * Where a container's claim loop and its {@link ReadyJobWaiter waiters} meet: the loop
  * says when it is idle (a worker is free and nothing was ready), which lets the waiters
- * block; a waiter leaves the id its blocking move brought, which ends the idle spell.
+ * block; a waiter leaves the id its blocking move brought, which ends the idle spell. It
+ * takes no more ids than the container has free workers for: the free permits, plus the
+ * one the loop holds while it is idle. Several waiters can bring ids at once; those it
+ * refuses go back to the ready list, where other instances can take them, instead of
+ * waiting here for a worker.
  *
  * @author delayqueue contributors
  */
@@ -26,9 +31,20 @@ final class ClaimHandoff implements ReadyJobWaiter.Handoff {
 
 	private final Deque<ReadyId> ready = new ArrayDeque<>();
 
+	private final IntSupplier freePermits;
+
 	private boolean open;
 
 	private boolean idle;
+
+	/**
+	 * Create a hand-off.
+	 * @param freePermits how many more jobs the container may claim now, besides the one
+	 * its loop holds a permit for while idle
+	 */
+	ClaimHandoff(IntSupplier freePermits) {
+		this.freePermits = freePermits;
+	}
 
 	/**
 	 * Start taking hand-overs.
@@ -103,7 +119,9 @@ final class ClaimHandoff implements ReadyJobWaiter.Handoff {
 	public boolean awaitIdle() {
 		this.lock.lock();
 		try {
-			while (this.open && !this.idle) {
+			// Ids handed over and not yet taken end the idle spell for the waiters: the
+			// loop is about to wake.
+			while (this.open && (!this.idle || !this.ready.isEmpty())) {
 				this.changed.await();
 			}
 			return this.open;
@@ -118,14 +136,16 @@ final class ClaimHandoff implements ReadyJobWaiter.Handoff {
 	}
 
 	@Override
-	public boolean offer(String topic, String id) {
+	public boolean offer(String queue, String id) {
 		this.lock.lock();
 		try {
-			if (!this.open) {
+			// The first id handed over while idle takes the permit the loop holds; the
+			// loop ends the idle spell once it wakes.
+			int room = Math.max(0, this.freePermits.getAsInt()) + (this.idle ? 1 : 0);
+			if (!this.open || this.ready.size() >= room) {
 				return false;
 			}
-			this.ready.addLast(new ReadyId(topic, id));
-			this.idle = false;
+			this.ready.addLast(new ReadyId(queue, id));
 			this.changed.signalAll();
 			return true;
 		}
@@ -162,12 +182,12 @@ final class ClaimHandoff implements ReadyJobWaiter.Handoff {
 	}
 
 	/**
-	 * An id a waiter moved into its topic's claiming list.
+	 * An id a waiter moved into its queue's claiming list.
 	 *
-	 * @param topic the topic
+	 * @param queue the queue
 	 * @param id the job id
 	 */
-	record ReadyId(String topic, String id) {
+	record ReadyId(String queue, String id) {
 
 	}
 

@@ -2,13 +2,7 @@ package io.github.delayqueue.listener;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -16,9 +10,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.delayqueue.store.JobClaims.Claim;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.store.ReconnectBackoff;
+import io.github.delayqueue.store.RedisOutageLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -29,6 +23,10 @@ import org.jspecify.annotations.Nullable;
  * restart makes a new run, whose claim loop begins only once the previous run has stopped
  * and its claim loop has ended, so two loops never overlap, even when an old one was left
  * behind stuck in a Redis call.
+ * <p>
+ * Its parts: {@link ReadyJobClaimer} sends the claims, {@link ReadyWaiters} wait for
+ * ready jobs while it is idle, {@link ClaimHandoff} passes the ids they bring, and
+ * {@link TopicPauses} keeps paused queues' jobs from starting.
  *
  * @author delayqueue contributors
  */
@@ -40,21 +38,11 @@ final class ContainerRun {
 
 	private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(2);
 
-	/**
-	 * How often the claim loop reads which queues the topics have, to find partitions
-	 * that another instance, or a former number of partitions, wrote to.
-	 */
-	private static final long QUEUE_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(30);
-
 	private final DelayedJobListenerContainer container;
 
 	// Dropped once it has ended, so that runs do not hold on to a chain of their
 	// predecessors.
 	private volatile @Nullable ContainerRun predecessor;
-
-	private final ClaimHandoff handoff = new ClaimHandoff();
-
-	private final TopicPauses pauses = new TopicPauses(System::nanoTime);
 
 	/**
 	 * Permits for claimed jobs not yet finished: the concurrency, plus those claimed
@@ -62,34 +50,21 @@ final class ContainerRun {
 	 */
 	private final ClaimPermits permits;
 
+	private final ClaimHandoff handoff;
+
+	private final TopicPauses pauses;
+
+	private final ReadyWaiters waiters;
+
+	private final ReadyJobClaimer claimer;
+
 	private final ThreadPoolExecutor workers;
 
 	private final Thread poller;
 
-	private final List<Thread> threads = new CopyOnWriteArrayList<>();
-
-	private final List<ReadyJobWaiter> waiters = new CopyOnWriteArrayList<>();
-
-	// Guards adding waiters against a stop: none is added once the run stops.
-	private final Object waiterLock = new Object();
-
-	private final Set<String> waitedQueues = new HashSet<>();
-
-	private final String threadPrefix;
-
 	private final CountDownLatch stopped = new CountDownLatch(1);
 
 	private volatile boolean active = true;
-
-	/**
-	 * Every queue of each topic, in the topics' priority order; the queues this instance
-	 * writes to until the claim loop has read the others from Redis.
-	 */
-	private volatile Map<String, List<String>> queuesByTopic;
-
-	// Where the next look at each topic's queues begins, so that no partition is always
-	// looked at last.
-	private final Map<String, Integer> nextQueue = new HashMap<>();
 
 	/**
 	 * Set once a stop gives up waiting and interrupts the handlers still running, so that
@@ -100,44 +75,29 @@ final class ContainerRun {
 	ContainerRun(DelayedJobListenerContainer container, @Nullable ContainerRun predecessor) {
 		this.container = container;
 		this.predecessor = predecessor;
-		this.permits = new ClaimPermits(container.getConcurrency());
-		String prefix = "delayqueue-" + container.getListenerId();
+		JobClaims claims = container.factory().claims();
 		int concurrency = container.getConcurrency();
+		this.permits = new ClaimPermits(concurrency);
+		this.handoff = new ClaimHandoff(this.permits::availablePermits);
+		this.pauses = new TopicPauses(System::nanoTime, claims::isPaused);
+		String prefix = "delayqueue-" + container.getListenerId();
+		this.waiters = new ReadyWaiters(ReadyWaiters.bound(concurrency, container.getTopics().size()),
+				container.factory().getPollTimeout(), prefix, claims, this.handoff, this.pauses);
 		this.workers = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), container.factory().workerThreadFactory(prefix + "-worker-"));
-		this.poller = thread(prefix + "-poller", this::claimLoop);
+		this.poller = new Thread(this::claimLoop, prefix + "-poller");
 		// The one non-daemon thread: an application whose only work is its listeners
 		// must stay up while nothing is ready, as it does once a handler ran. Closing the
 		// context (the shutdown hook does) ends it.
 		this.poller.setDaemon(false);
-		this.threads.add(this.poller);
-		this.threadPrefix = prefix;
-		Map<String, List<String>> queues = new LinkedHashMap<>();
-		for (String topic : container.getTopics()) {
-			queues.put(topic, container.factory().claims().writtenQueues(topic));
-			queues.get(topic).forEach(this::addWaiter);
-		}
-		this.queuesByTopic = queues;
-	}
-
-	// One waiter per queue: a blocking wait watches one list, in one slot.
-	private @Nullable Thread addWaiter(String queue) {
-		synchronized (this.waiterLock) {
-			if (!this.active || !this.waitedQueues.add(queue)) {
-				return null;
-			}
-			ReadyJobWaiter waiter = new ReadyJobWaiter(queue, this.container.factory().claims(),
-					this.container.factory().getPollTimeout(), this.handoff, this.pauses);
-			Thread thread = thread(this.threadPrefix + "-waiter-" + queue, waiter);
-			this.waiters.add(waiter);
-			this.threads.add(thread);
-			return thread;
-		}
+		this.claimer = new ReadyJobClaimer(container, this.handoff, this.pauses, () -> this.interruptingHandlers);
+		this.waiters.watch(this.claimer.queues());
 	}
 
 	void start() {
 		this.handoff.open();
-		this.threads.forEach(Thread::start);
+		this.poller.start();
+		this.waiters.start();
 	}
 
 	/**
@@ -148,16 +108,15 @@ final class ContainerRun {
 	 */
 	void stop() {
 		try {
-			synchronized (this.waiterLock) {
-				this.active = false;
-			}
+			this.active = false;
 			List<ClaimHandoff.ReadyId> handedOver = this.handoff.close();
-			this.waiters.forEach(ReadyJobWaiter::stop);
+			List<Thread> threads = new ArrayList<>(this.waiters.stop());
+			threads.add(0, this.poller);
 			// Woken waiters return at once. A thread stuck on an unreachable
 			// Redis is left behind: it claims nothing more, and hands back
 			// whatever its call still brings. The next run's claim loop waits
 			// for it.
-			join(this.threads, THREAD_STOP_TIMEOUT);
+			join(threads, THREAD_STOP_TIMEOUT);
 			handedOver.addAll(this.handoff.close());
 			handedOver.forEach(this::unclaim);
 			stopWorkers();
@@ -174,11 +133,17 @@ final class ContainerRun {
 		this.workers.shutdown();
 		try {
 			Duration timeout = this.container.factory().shutdownTimeout();
+			int running = this.container.getActiveJobs();
+			if (running > 0) {
+				logger.info("Listener '" + this.container.getListenerId() + "' is stopping: waiting up to "
+						+ print(timeout) + " for " + running + " running job(s)");
+			}
 			if (!this.workers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-				logger.warn("Listener '" + this.container.getListenerId() + "' still had "
-						+ this.container.getActiveJobs() + " job(s) running when its shutdown timeout (" + timeout
-						+ ") elapsed; interrupting them: each one whose handler ends by throwing is handed back"
-						+ " to READY uncounted, one whose handler completes anyway is acknowledged");
+				logger.warn(
+						"Listener '" + this.container.getListenerId() + "' still had " + this.container.getActiveJobs()
+								+ " job(s) running when its shutdown timeout (" + print(timeout)
+								+ ") elapsed; interrupting them: each one whose handler ends by throwing is handed back"
+								+ " to READY uncounted, one whose handler completes anyway is acknowledged");
 				this.interruptingHandlers = true;
 				this.workers.shutdownNow().forEach(this::handBack);
 				// Give interrupted handlers a moment to hand their jobs back while the
@@ -189,6 +154,11 @@ final class ContainerRun {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	// As the property is written: 30s, 500ms.
+	private static String print(Duration duration) {
+		return (duration.toMillis() % 1000 == 0) ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
 	}
 
 	/**
@@ -231,7 +201,7 @@ final class ContainerRun {
 				}
 				if (System.nanoTime() - nextQueueRefresh >= 0) {
 					refreshQueues();
-					nextQueueRefresh = System.nanoTime() + QUEUE_REFRESH_NANOS;
+					nextQueueRefresh = System.nanoTime() + this.container.factory().queueRefreshInterval().toNanos();
 				}
 				if (!this.permits.tryAcquire(200, TimeUnit.MILLISECONDS)) {
 					continue;
@@ -241,14 +211,15 @@ final class ContainerRun {
 				while (held < this.permits.limit() && this.permits.tryAcquire()) {
 					held++;
 				}
-				List<JobExecution> jobs = foundNothing ? List.of() : claimReady(held);
+				List<JobExecution> jobs = this.claimer.hasUnanswered() ? this.claimer.claimUnanswered()
+						: (foundNothing ? List.of() : this.claimer.claimReady(held));
 				if (jobs.isEmpty()) {
 					this.permits.release(held - 1);
 					held = 1;
 					jobs = awaitReady();
 				}
 				foundNothing = jobs.isEmpty();
-				held -= dispatch(jobs);
+				held -= dispatch(jobs, held);
 				if (failures > 0) {
 					logger.info("Listener '" + this.container.getListenerId() + "' claims jobs again");
 					failures = 0;
@@ -260,14 +231,9 @@ final class ContainerRun {
 			}
 			catch (RuntimeException ex) {
 				failures++;
-				if (failures == 1) {
-					// Once per outage, also when the application starts
-					// while Redis is down.
-					logger.warn(
-							"Listener '" + this.container.getListenerId()
-									+ "' cannot reach Redis to claim jobs; retrying in the background until it can",
-							ex);
-				}
+				// Once per outage, also when the application starts while Redis is down.
+				RedisOutageLog.failed(logger, "Listener '" + this.container.getListenerId() + "'", "claim jobs",
+						failures, ex);
 				this.handoff.pause(ReconnectBackoff.delay(failures));
 			}
 			finally {
@@ -276,6 +242,8 @@ final class ContainerRun {
 				}
 			}
 		}
+		// A stop came while a claim call was unanswered: what it claimed goes back.
+		this.claimer.handBackUnanswered();
 	}
 
 	/**
@@ -299,97 +267,29 @@ final class ContainerRun {
 		if (!this.active) {
 			return List.of();
 		}
-		return (ready != null) ? claim(ready.topic(), ready.id(), 0) : claimReady(1);
+		return (ready != null) ? this.claimer.claimMoved(ready) : this.claimer.claimReady(1);
 	}
 
-	/**
-	 * Claim up to {@code wanted} jobs: those whose ids waiters brought, then the topics
-	 * in priority order. The jobs are claimed in several calls; should a later one fail,
-	 * those claimed already are handed back before the failure is passed on.
-	 */
-	private List<JobExecution> claimReady(int wanted) {
-		List<JobExecution> jobs = new ArrayList<>(wanted);
-		try {
-			ClaimHandoff.ReadyId ready;
-			while (jobs.size() < wanted && (ready = this.handoff.poll()) != null) {
-				jobs.addAll(claim(ready.topic(), ready.id(), 0));
-			}
-			for (Map.Entry<String, List<String>> topic : this.queuesByTopic.entrySet()) {
-				if (jobs.size() >= wanted) {
-					break;
-				}
-				List<String> queues = topic.getValue();
-				// Only a partitioned topic needs the rotating start: this loop runs
-				// on every claim.
-				int first = (queues.size() == 1) ? 0
-						: Math.floorMod(this.nextQueue.merge(topic.getKey(), 1, Integer::sum), queues.size());
-				for (int i = 0; i < queues.size() && jobs.size() < wanted; i++) {
-					String queue = queues.get((first + i) % queues.size());
-					if (!this.pauses.skips(queue)) {
-						jobs.addAll(claim(queue, null, wanted - jobs.size()));
-					}
-				}
-			}
-			return jobs;
-		}
-		catch (RuntimeException ex) {
-			jobs.forEach(JobExecution::handBack);
-			throw ex;
-		}
-	}
-
-	// Queues another instance or a former number of partitions wrote to get a waiter of
-	// their own, so that their jobs are claimed as soon as they are ready.
+	// Queues another instance or a former number of partitions wrote to are waited on,
+	// so that their jobs are claimed as soon as they are ready; those that left their
+	// topic's partition set (drained and no longer written) are not.
 	private void refreshQueues() {
-		Map<String, List<String>> queues = this.container.factory().claims().queues(this.container.getTopics());
-		for (List<String> queuesOfTopic : queues.values()) {
-			for (String queue : queuesOfTopic) {
-				Thread waiter = addWaiter(queue);
-				if (waiter != null) {
-					waiter.start();
-				}
-			}
-		}
-		this.queuesByTopic = queues;
-	}
-
-	private List<JobExecution> claim(String queue, @Nullable String movedId, int count) {
-		Claim claim = this.container.claimer().claim(queue, movedId, count, this.container.ttr(queue));
-		if (claim.paused()) {
-			this.pauses.foundPaused(queue);
-		}
-		return executions(claim);
-	}
-
-	private List<JobExecution> executions(Claim claim) {
-		long claimedAt = System.nanoTime();
-		if (!claim.jobs().isEmpty()) {
-			String queue = claim.jobs().get(0).queue();
-			this.container.factory()
-				.dueTimeListener()
-				.jobScheduled(queue, claim.redisNow() + this.container.ttr(queue).toMillis());
-		}
-		List<JobExecution> executions = new ArrayList<>(claim.jobs().size());
-		for (ClaimedJob job : claim.jobs()) {
-			if (job.attempt() < 0) {
-				logger.warn("Dropped ready job id '" + job.id() + "' of topic '" + job.topic()
-						+ "': its job data had vanished from Redis");
-				continue;
-			}
-			executions.add(this.container.execution(job, claim.redisNow(), claimedAt, () -> this.interruptingHandlers));
-		}
-		return executions;
+		this.claimer.setQueues(this.container.factory().claims().queues(this.container.getTopics()));
+		List<String> all = this.claimer.queues();
+		this.waiters.watch(all);
+		this.pauses.retain(all);
 	}
 
 	/**
-	 * Hand the jobs to the workers, each with the permit it holds. Jobs that cannot be
-	 * run, because this run stopped meanwhile, are handed back, uncounted.
+	 * Hand the jobs to the workers, each with one of the permits held. Jobs that cannot
+	 * be run, because this run stopped meanwhile or, for a claim call sent again, more
+	 * came than permits are held, are handed back, uncounted.
 	 * @return how many jobs the workers took, each with one permit
 	 */
-	private int dispatch(List<JobExecution> jobs) {
+	private int dispatch(List<JobExecution> jobs, int held) {
 		int dispatched = 0;
 		for (JobExecution job : jobs) {
-			if (this.active) {
+			if (this.active && dispatched < held) {
 				try {
 					this.workers.execute(new Task(job));
 					dispatched++;
@@ -413,17 +313,11 @@ final class ContainerRun {
 
 	private void unclaim(ClaimHandoff.ReadyId ready) {
 		try {
-			this.container.factory().claims().unclaim(ready.topic(), List.of(ready.id()));
+			this.container.factory().claims().unclaim(ready.queue(), List.of(ready.id()));
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not hand back id '" + ready.id() + "'; the scheduler's orphan check will", ex);
 		}
-	}
-
-	private static Thread thread(String name, Runnable task) {
-		Thread thread = new Thread(task, name);
-		thread.setDaemon(true);
-		return thread;
 	}
 
 	private static void join(List<Thread> threads, Duration timeout) {
@@ -449,6 +343,12 @@ final class ContainerRun {
 
 		@Override
 		public void run() {
+			if (!ContainerRun.this.pauses.allowsStart(this.execution.job().queue())) {
+				// Paused since it was claimed: it goes back, uncounted, as at a stop.
+				this.execution.handBack();
+				ContainerRun.this.permits.release();
+				return;
+			}
 			AtomicInteger activeJobs = ContainerRun.this.container.activeJobCounter();
 			activeJobs.incrementAndGet();
 			long start = System.nanoTime();

@@ -7,16 +7,17 @@ import java.util.function.BooleanSupplier;
 
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims.Claim;
+import io.github.delayqueue.store.JobClaims.ClaimCall;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one listener: claims jobs of its topics, in priority order, only while a worker is
  * free, and runs them on a pool of {@code concurrency} workers. When nothing is ready it
- * waits on blocking moves, one per topic (see {@link ReadyJobWaiter}), instead of
- * polling. Stopping stops claiming, hands back claimed jobs that have not started, and
- * waits up to the shutdown timeout for running handlers. Each start begins a new
- * {@link ContainerRun}, which waits for the previous one to end before it claims.
+ * waits on blocking moves, one per queue up to a bound (see {@link ReadyWaiters}),
+ * instead of polling. Stopping stops claiming, hands back claimed jobs that have not
+ * started, and waits up to the shutdown timeout for running handlers. Each start begins a
+ * new {@link ContainerRun}, which waits for the previous one to end before it claims.
  *
  * @author delayqueue contributors
  */
@@ -203,20 +204,18 @@ public class DelayedJobListenerContainer {
 	}
 
 	/**
-	 * Claims jobs of a topic; see {@link io.github.delayqueue.store.JobClaims#claim}.
+	 * Sends claim calls; see
+	 * {@link io.github.delayqueue.store.JobClaims#claim(ClaimCall)}.
 	 */
 	@FunctionalInterface
 	interface Claimer {
 
 		/**
-		 * Claim jobs of a topic.
-		 * @param topic the topic
-		 * @param movedId the id a waiter moved, or {@code null}
-		 * @param count most jobs to take from the ready list
-		 * @param ttr the topic's time to run
+		 * Send a claim call, the first time or again after its reply was lost.
+		 * @param call the call
 		 * @return the claim
 		 */
-		Claim claim(String topic, @Nullable String movedId, int count, Duration ttr);
+		Claim claim(ClaimCall call);
 
 	}
 

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
-import io.github.delayqueue.core.DueTimeListener;
-import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.observation.DelayQueueProcessObservationConvention;
 import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.store.JobRecordCodec;
@@ -22,6 +22,13 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  * @author delayqueue contributors
  */
 public class DelayedJobListenerContainerFactory {
+
+	/**
+	 * How often a running listener reads which queues its topics have, to wait on
+	 * partitions that another instance, or a former number of partitions, wrote to, and
+	 * no longer on those that left their topic.
+	 */
+	static final Duration DEFAULT_QUEUE_REFRESH_INTERVAL = Duration.ofSeconds(30);
 
 	private final JobClaims claims;
 
@@ -43,6 +50,8 @@ public class DelayedJobListenerContainerFactory {
 	private boolean virtualThreads;
 
 	private HandlerObservations observations = HandlerObservations.NONE;
+
+	private Duration queueRefreshInterval = DEFAULT_QUEUE_REFRESH_INTERVAL;
 
 	/**
 	 * Create a factory. Internal: called by the auto-configuration; not part of the
@@ -141,6 +150,19 @@ public class DelayedJobListenerContainerFactory {
 
 	Duration shutdownTimeout() {
 		return this.shutdownTimeout;
+	}
+
+	Duration queueRefreshInterval() {
+		return this.queueRefreshInterval;
+	}
+
+	/**
+	 * Set how often running listeners read their topics' queues, for tests that change
+	 * them.
+	 * @param interval the interval
+	 */
+	void setQueueRefreshInterval(Duration interval) {
+		this.queueRefreshInterval = interval;
 	}
 
 	DueTimeListener dueTimeListener() {

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.function.BooleanSupplier;
 
-import io.github.delayqueue.core.DueTimeListener;
-import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.listener.HandlerObservations.HandlerObservation;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.store.JobClaims;

@@ -2,21 +2,25 @@ package io.github.delayqueue.listener;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
+import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.store.ReadyWait;
 import io.github.delayqueue.store.ReconnectBackoff;
+import io.github.delayqueue.store.RedisOutageLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Waits for a ready job of one topic with a blocking move on a connection of its own, and
- * hands the id to its container. It blocks only while the container is idle, that is has
- * a free worker and found nothing ready. The server-side timeout keeps every wait short;
- * after any failure (connection killed, Redis restarted or failed over) it drops the
- * connection and opens a new one, backing off while Redis stays away.
+ * Waits for ready jobs with blocking moves on a connection of its own, on the queues its
+ * {@link QueueRotation} gives it in turn, and hands the ids to its container. It blocks
+ * only while the container is idle, that is has a free worker and found nothing ready; an
+ * id the container has no free worker for (another waiter brought one first) goes back to
+ * the ready list at once, where another instance's waiter can take it. The server-side
+ * timeout keeps every wait short; after any failure (connection killed, Redis restarted
+ * or failed over) it drops the connection and opens a new one, backing off while Redis
+ * stays away.
  *
  * @author delayqueue contributors
  */
@@ -24,11 +28,9 @@ final class ReadyJobWaiter implements Runnable {
 
 	private static final Log logger = LogFactory.getLog(ReadyJobWaiter.class);
 
-	private final String topic;
+	private final QueueRotation rotation;
 
 	private final JobClaims claims;
-
-	private final Duration pollTimeout;
 
 	private final Handoff handoff;
 
@@ -38,10 +40,9 @@ final class ReadyJobWaiter implements Runnable {
 
 	private volatile boolean stopping;
 
-	ReadyJobWaiter(String topic, JobClaims claims, Duration pollTimeout, Handoff handoff, TopicPauses pauses) {
-		this.topic = topic;
+	ReadyJobWaiter(QueueRotation rotation, JobClaims claims, Handoff handoff, TopicPauses pauses) {
+		this.rotation = rotation;
 		this.claims = claims;
-		this.pollTimeout = pollTimeout;
 		this.handoff = handoff;
 		this.pauses = pauses;
 	}
@@ -49,34 +50,44 @@ final class ReadyJobWaiter implements Runnable {
 	@Override
 	public void run() {
 		int failures = 0;
+		String queue = null;
+		boolean left = false;
 		try {
 			while (this.handoff.awaitIdle()) {
-				Duration paused = this.pauses.remaining(this.topic);
+				queue = this.rotation.next(queue, this.pauses::skips);
+				if (queue == null) {
+					left = true;
+					return;
+				}
+				Duration slice = this.rotation.slice();
+				Duration paused = this.pauses.remaining(queue);
 				if (!paused.isZero()) {
 					// A blocking move now would only bring an id the claim puts back.
-					this.handoff.pause(paused);
+					this.handoff.pause((paused.compareTo(slice) < 0) ? paused : slice);
 					continue;
 				}
 				try {
-					String id = readyWait().awaitReady(this.topic, this.pollTimeout);
+					String id = readyWait().awaitReady(queue, slice);
 					failures = 0;
-					if (id != null && !this.handoff.offer(this.topic, id)) {
-						this.claims.unclaim(this.topic, List.of(id));
+					if (id != null && !this.handoff.offer(queue, id)) {
+						this.claims.unclaim(queue, List.of(id));
 					}
 				}
 				catch (RuntimeException ex) {
 					closeWait();
 					failures++;
 					if (this.handoff.isRunning()) {
-						if (failures == 1) {
-							logger.warn("Waiting for jobs of topic '" + this.topic + "' failed; reconnecting", ex);
-						}
+						RedisOutageLog.failed(logger, "The listener of topic '" + DelayQueueKeys.topicOf(queue) + "'",
+								"wait for its jobs", failures, ex);
 						this.handoff.pause(ReconnectBackoff.delay(failures));
 					}
 				}
 			}
 		}
 		finally {
+			if (!left) {
+				this.rotation.leave(queue);
+			}
 			closeWait();
 		}
 	}
@@ -127,11 +138,12 @@ final class ReadyJobWaiter implements Runnable {
 
 		/**
 		 * Hand over an id moved into the claiming list.
-		 * @param topic the topic
+		 * @param queue the queue
 		 * @param id the id
-		 * @return {@code false} if the container stopped and will not claim it
+		 * @return {@code false} if the container will not claim it: it stopped, or has no
+		 * free worker for it
 		 */
-		boolean offer(String topic, String id);
+		boolean offer(String queue, String id);
 
 		/**
 		 * Tell whether the container still runs.

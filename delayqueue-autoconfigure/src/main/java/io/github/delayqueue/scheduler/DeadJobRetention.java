@@ -6,7 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
 import org.apache.commons.logging.Log;

@@ -5,12 +5,13 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
-import io.github.delayqueue.core.DueTimeListener;
-import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ReconnectBackoff;
+import io.github.delayqueue.store.RedisOutageLog;
 import io.github.delayqueue.store.ScriptRunner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -394,12 +395,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			}
 			catch (RuntimeException ex) {
 				failures++;
-				if (failures == 1) {
-					logger.warn("Delay queue scheduler cannot reach Redis; retrying", ex);
-				}
-				else if (logger.isDebugEnabled()) {
-					logger.debug("Delay queue scheduler still cannot reach Redis (" + failures + " tries)", ex);
-				}
+				RedisOutageLog.failed(logger, "Delay queue scheduler", "move due jobs", failures, ex);
 				this.wakeUps.pause(Math.min(this.maxSleepNanos, ReconnectBackoff.delay(failures).toNanos()));
 			}
 		}
@@ -419,6 +415,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			return;
 		}
 		this.chores.requeueOrphansIfDue(now);
+		this.chores.retirePartitionsIfDue(now);
 		this.chores.purgeDeadJobsIfDue(now);
 	}
 

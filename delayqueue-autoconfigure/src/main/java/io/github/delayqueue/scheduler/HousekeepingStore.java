@@ -13,7 +13,7 @@ import io.github.delayqueue.store.TopicKeys;
 /**
  * The Redis side of the scheduler: promoting due jobs and requeueing expired deliveries
  * of a queue (a topic, or a partition of one) in one script call, handing orphaned claims
- * back, listing the topics, and publishing heartbeats.
+ * back, listing the topics, retiring drained partitions, and publishing heartbeats.
  *
  * @author delayqueue contributors
  */
@@ -73,6 +73,28 @@ final class HousekeepingStore {
 		List<String> queues = new ArrayList<>();
 		this.partitions.queues(members).values().forEach(queues::addAll);
 		return queues;
+	}
+
+	/**
+	 * Retire the drained partitions that this instance's configuration no longer has, of
+	 * every partitioned topic, see {@link PartitionRegistry#retireDrained(String)}.
+	 * @return the queues that left their topic's partition set
+	 */
+	List<String> retireDrainedPartitions() {
+		List<String> retired = new ArrayList<>();
+		for (String topic : this.partitions.partitionedTopics()) {
+			retired.addAll(this.partitions.retireDrained(topic));
+		}
+		return retired;
+	}
+
+	/**
+	 * Tell whether a queue is one that this instance writes a topic's jobs to.
+	 * @param queue the queue
+	 * @return {@code true} if it is in its topic's layout here
+	 */
+	boolean isWrittenHere(String queue) {
+		return this.keys.queues(DelayQueueKeys.topicOf(queue)).contains(queue);
 	}
 
 	private static int asInt(Object value) {

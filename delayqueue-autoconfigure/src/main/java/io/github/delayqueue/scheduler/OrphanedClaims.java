@@ -27,6 +27,14 @@ final class OrphanedClaims {
 	}
 
 	/**
+	 * Forget what was seen of a topic's claiming list.
+	 * @param topic the topic
+	 */
+	void forget(String topic) {
+		this.seenBefore.remove(topic);
+	}
+
+	/**
 	 * Check a topic's claiming list.
 	 * @param topic the topic
 	 * @return how many orphaned ids were handed back

@@ -1,17 +1,23 @@
 package io.github.delayqueue.scheduler;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.support.TopicPolicies;
+import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
  * The scheduler's work that runs on timers of its own rather than on a topic's due time:
- * finding topics that only other instances send to, publishing heartbeats and noticing
- * when they go unanswered, handing orphaned claims back, and purging old dead jobs.
+ * finding topics that only other instances send to (and forgetting partitions that left
+ * their topic), publishing heartbeats and noticing when they go unanswered, handing
+ * orphaned claims back, retiring drained partitions that the configuration no longer has,
+ * and purging old dead jobs.
  *
  * @author delayqueue contributors
  */
@@ -21,6 +27,13 @@ final class PeriodicChores {
 	private static final Log logger = LogFactory.getLog(DelayedJobScheduler.class);
 
 	private static final long DEAD_PURGE_CHECK_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+	/**
+	 * How often drained partitions that the configuration no longer has are retired
+	 * unless told otherwise: seldom, since during a rolling change of the number of
+	 * partitions instances still on the old number put them back at once.
+	 */
+	static final long DEFAULT_PARTITION_RETIREMENT_NANOS = TimeUnit.HOURS.toNanos(1);
 
 	private final HousekeepingStore store;
 
@@ -39,6 +52,10 @@ final class PeriodicChores {
 	private final Runnable sweepEveryTopic;
 
 	private long orphanCheckNanos = TimeUnit.SECONDS.toNanos(30);
+
+	private long partitionRetirementNanos = DEFAULT_PARTITION_RETIREMENT_NANOS;
+
+	private long nextPartitionRetirement;
 
 	private volatile long nextTopicRefresh;
 
@@ -74,15 +91,22 @@ final class PeriodicChores {
 		this.orphanCheckNanos = nanos;
 	}
 
+	void setPartitionRetirementInterval(long nanos) {
+		this.partitionRetirementNanos = nanos;
+	}
+
 	/**
 	 * The scheduler starts: topics are looked for and dead jobs purged at once, orphans
-	 * only after a whole interval, since an id is orphaned only once seen twice.
+	 * only after a whole interval, since an id is orphaned only once seen twice, and
+	 * partitions retired only after a whole interval, since an instance that starts may
+	 * well be one of a rolling deployment.
 	 * @param now the current time
 	 */
 	void start(long now) {
 		this.nextTopicRefresh = now;
 		this.nextOrphanCheck = now + this.orphanCheckNanos;
 		this.nextDeadPurge = now;
+		this.nextPartitionRetirement = now + this.partitionRetirementNanos;
 	}
 
 	void refreshTopicsAt(long at) {
@@ -123,10 +147,36 @@ final class PeriodicChores {
 
 	void refreshTopicsIfDue(long now) {
 		if (now - this.nextTopicRefresh >= 0) {
-			// Finds the topics that only other instances send to.
-			this.store.queues().forEach((queue) -> this.wakeUps.track(queue, now));
+			// Finds the topics that only other instances send to, and the partitions
+			// that left their topic (retired by another instance).
+			List<String> queues = this.store.queues();
+			queues.forEach((queue) -> this.wakeUps.track(queue, now));
+			Set<String> listed = new HashSet<>(queues);
+			for (String tracked : this.wakeUps.topics()) {
+				if (!listed.contains(tracked) && !tracked.equals(DelayQueueKeys.topicOf(tracked))
+						&& !this.store.isWrittenHere(tracked)) {
+					forget(tracked);
+				}
+			}
 			this.nextTopicRefresh = now + this.cap.ofUnwatched(now);
 		}
+	}
+
+	void retirePartitionsIfDue(long now) {
+		if (now - this.nextPartitionRetirement >= 0) {
+			List<String> retired = this.store.retireDrainedPartitions();
+			if (!retired.isEmpty()) {
+				logger.info("Retired " + retired.size() + " drained partition(s) that the configuration no longer has: "
+						+ retired);
+				retired.forEach(this::forget);
+			}
+			this.nextPartitionRetirement = now + this.partitionRetirementNanos;
+		}
+	}
+
+	private void forget(String queue) {
+		this.wakeUps.forget(queue);
+		this.orphanedClaims.forget(queue);
 	}
 
 	void requeueOrphansIfDue(long now) {

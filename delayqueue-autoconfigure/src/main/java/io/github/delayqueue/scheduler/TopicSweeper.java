@@ -4,9 +4,9 @@ import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
-import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.core.JobEventListeners;
-import io.github.delayqueue.core.TopicPolicies;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.JobEventListeners;
+import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.store.DelayQueueKeys;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

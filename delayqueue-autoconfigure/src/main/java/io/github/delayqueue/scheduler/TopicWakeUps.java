@@ -89,6 +89,21 @@ final class TopicWakeUps {
 		}
 	}
 
+	/**
+	 * Stop tracking a topic, until it is requested or tracked again.
+	 * @param topic the topic
+	 */
+	void forget(String topic) {
+		this.lock.lock();
+		try {
+			this.wakeAt.remove(topic);
+			this.requestedDuringSweep.remove(topic);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	Set<String> topics() {
 		this.lock.lock();
 		try {

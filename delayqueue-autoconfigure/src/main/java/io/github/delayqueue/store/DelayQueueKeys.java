@@ -176,6 +176,18 @@ public final class DelayQueueKeys {
 		return "{" + this.prefix + ":" + topic + "}:partitions";
 	}
 
+	/**
+	 * Return the counter of a topic's partitions that senders put back into its partition
+	 * set after they had been retired, so that a retirement that began before such a
+	 * revival takes nothing out of the set. It lives in the topic's own hash tag, beside
+	 * the set.
+	 * @param topic the topic
+	 * @return the key
+	 */
+	public String partitionRevivals(String topic) {
+		return "{" + this.prefix + ":" + topic + "}:partitions-revived";
+	}
+
 	private record Layout(int partitions, TopicPartitionLayout layout) {
 
 	}

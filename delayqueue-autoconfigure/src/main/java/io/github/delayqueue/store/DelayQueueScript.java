@@ -52,6 +52,14 @@ public enum DelayQueueScript {
 	READ_PAGE("read-page"),
 	/** Sets or removes a queue's pause mark. */
 	PAUSE("pause"),
+	/** A drained partition gets its retirement mark. */
+	RETIRE_PARTITION("retire-partition"),
+	/** Retired partitions leave their topic's partition set. */
+	FORGET_PARTITIONS("forget-partitions"),
+	/** A retired partition a sender writes to goes back into the partition set. */
+	REVIVE_PARTITION("revive-partition"),
+	/** A revived partition loses its retirement mark. */
+	UNRETIRE_PARTITION("unretire-partition"),
 	/** Decides the due ticks of recurring schedules of one topic. */
 	PRODUCE_TICK("produce-tick", Prelude.SCHEDULES),
 	/** A schedule's definition takes effect in its topic. */

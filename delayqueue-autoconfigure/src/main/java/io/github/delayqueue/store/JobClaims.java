@@ -1,6 +1,5 @@
 package io.github.delayqueue.store;
 
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -111,13 +110,42 @@ public final class JobClaims {
 	 * after its reply was lost, the jobs of the first run
 	 */
 	public Claim claim(String queue, @Nullable String movedId, int count, Duration ttr) {
-		TopicKeys k = this.keys.topic(queue);
-		String topic = DelayQueueKeys.topicOf(queue);
-		String receipt = k.claimReceipt(this.claimant + "-" + Thread.currentThread().getId());
-		List<Object> reply = this.scripts.run(DelayQueueScript.CLAIM,
-				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), receipt, k.ghosts(), k.paused()),
-				(movedId != null) ? movedId : "", String.valueOf(count), String.valueOf(ttr.toMillis()),
+		return claim(newClaim(queue, movedId, count, ttr));
+	}
+
+	/**
+	 * Prepare a claim of a queue, see {@link #claim(String, String, int, Duration)}, with
+	 * a token of its own. Run it with {@link #claim(ClaimCall)}; should its reply be lost
+	 * (a timeout, a dropped connection), run the same call again before the claiming
+	 * thread claims anything else from that queue: Redis may have run it, and the same
+	 * token then hands over the jobs that run claimed instead of leaving them running,
+	 * unseen, until their time to run ends.
+	 * @param queue the queue
+	 * @param movedId the id from {@link ReadyWait#awaitReady}, or {@code null}
+	 * @param count most jobs to take from the ready list
+	 * @param ttr the topic's time to run, for jobs without their own
+	 * @return the call, not yet sent
+	 */
+	public ClaimCall newClaim(String queue, @Nullable String movedId, int count, Duration ttr) {
+		return new ClaimCall(queue, movedId, count, ttr, this.claimant + "-" + Thread.currentThread().getId(),
 				Long.toString(this.claimCalls.incrementAndGet(), 36));
+	}
+
+	/**
+	 * Run a claim prepared by {@link #newClaim}, the first time or again after its reply
+	 * was lost.
+	 * @param call the call
+	 * @return the claimed jobs; for a call that Redis ran before, the jobs of that run
+	 * that are still its deliveries
+	 */
+	public Claim claim(ClaimCall call) {
+		TopicKeys k = this.keys.topic(call.queue());
+		String topic = DelayQueueKeys.topicOf(call.queue());
+		List<Object> reply = this.scripts.run(DelayQueueScript.CLAIM,
+				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), k.claimReceipt(call.claimant()),
+						k.ghosts(), k.paused()),
+				(call.movedId() != null) ? call.movedId() : "", String.valueOf(call.count()),
+				String.valueOf(call.ttr().toMillis()), call.token());
 		long now = ScriptRunner.asLong(reply.get(0));
 		// A reply of two elements cannot hold jobs (three elements each): the topic is
 		// paused.
@@ -126,10 +154,19 @@ public final class JobClaims {
 		}
 		List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 1) / 3);
 		for (int i = 1; i + 2 < reply.size(); i += 3) {
-			jobs.add(new ClaimedJob(topic, queue, (String) reply.get(i), (int) ScriptRunner.asLong(reply.get(i + 1)),
-					(String) reply.get(i + 2)));
+			jobs.add(new ClaimedJob(topic, call.queue(), (String) reply.get(i),
+					(int) ScriptRunner.asLong(reply.get(i + 1)), (String) reply.get(i + 2)));
 		}
 		return new Claim(now, jobs, false);
+	}
+
+	/**
+	 * Tell whether a queue is paused now, by its pause mark, which claims check too.
+	 * @param queue the queue
+	 * @return {@code true} if paused
+	 */
+	public boolean isPaused(String queue) {
+		return this.scripts.exists(this.keys.topic(queue).paused());
 	}
 
 	/**
@@ -277,8 +314,19 @@ public final class JobClaims {
 		return requeued;
 	}
 
-	private static byte[] bytes(String value) {
-		return value.getBytes(StandardCharsets.UTF_8);
+	/**
+	 * One claim call, with the token that lets it be run again safely.
+	 *
+	 * @param queue the queue
+	 * @param movedId the id a consumer moved into the claiming list, or {@code null}
+	 * @param count most jobs to take from the ready list
+	 * @param ttr the topic's time to run, for jobs without their own
+	 * @param claimant names the receipt the call leaves in Redis: one per claiming thread
+	 * @param token the call's token, unique to its claimant
+	 */
+	public record ClaimCall(String queue, @Nullable String movedId, int count, Duration ttr, String claimant,
+			String token) {
+
 	}
 
 	/**

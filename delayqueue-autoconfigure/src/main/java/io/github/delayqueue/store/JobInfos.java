@@ -3,12 +3,10 @@ package io.github.delayqueue.store;
 import java.time.Instant;
 import java.util.Map;
 
-import io.github.delayqueue.core.JobInfo;
-import io.github.delayqueue.core.JobState;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns what the read scripts return of a job into a {@link JobInfo}, also when its
+ * Turns what the read scripts return of a job into a {@link StoredJob}, also when its
  * record vanished or cannot be decoded, so that a look at a broken job shows why.
  *
  * @author delayqueue contributors
@@ -33,21 +31,21 @@ final class JobInfos {
 	 * Redis clock), or {@code null} or empty for a job that is not dead
 	 * @return the job
 	 */
-	JobInfo info(String topic, String id, String record, JobState state, int attempts, String error,
+	StoredJob info(String topic, String id, String record, StoredJob.State state, int attempts, String error,
 			@Nullable Object deadSetScore) {
 		String lastError = error.isEmpty() ? null : error;
 		Instant diedAt = diedAt(deadSetScore);
 		if (record.isEmpty()) {
-			return new JobInfo(id, topic, state, attempts, Instant.EPOCH, Instant.EPOCH,
+			return new StoredJob(id, topic, state, attempts, Instant.EPOCH, Instant.EPOCH,
 					(lastError != null) ? lastError : "Job record vanished", Map.of(), "", diedAt);
 		}
 		try {
 			JobRecord decoded = this.codec.decode(record);
-			return new JobInfo(id, topic, state, attempts, decoded.dueAt(), decoded.createdAt(), lastError,
+			return new StoredJob(id, topic, state, attempts, decoded.dueAt(), decoded.createdAt(), lastError,
 					decoded.headers(), decoded.payloadJson(), diedAt);
 		}
 		catch (IllegalArgumentException ex) {
-			return new JobInfo(id, topic, state, attempts, Instant.EPOCH, Instant.EPOCH, ex.getMessage(), Map.of(),
+			return new StoredJob(id, topic, state, attempts, Instant.EPOCH, Instant.EPOCH, ex.getMessage(), Map.of(),
 					record, diedAt);
 		}
 	}

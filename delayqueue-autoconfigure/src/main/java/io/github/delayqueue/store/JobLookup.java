@@ -12,9 +12,6 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
-import io.github.delayqueue.core.JobInfo;
-import io.github.delayqueue.core.JobState;
-
 /**
  * Finds the queue that holds a job id: the one the id maps to first, then every other
  * queue of the topic at once, in one pipelined round trip, however many partitions the
@@ -107,7 +104,7 @@ final class JobLookup {
 	 * @param id the job id
 	 * @return the job, or empty when gone
 	 */
-	Optional<JobInfo> find(String topic, String id) {
+	Optional<StoredJob> find(String topic, String id) {
 		return byId(topic, id, (queue) -> findCall(queue, id), (queue, reply) -> info(topic, id, reply),
 				Optional::isPresent);
 	}
@@ -119,7 +116,7 @@ final class JobLookup {
 	 * @param id the job id
 	 * @return the job of the first topic, in name order, that holds the id, or empty
 	 */
-	Optional<JobInfo> findInAnyTopic(String id) {
+	Optional<StoredJob> findInAnyTopic(String id) {
 		Map<String, Set<String>> sets = this.scripts
 			.membersOfEach(List.of(this.keys.topicSet(), this.keys.partitionedTopicSet()));
 		Set<String> topics = new TreeSet<>(sets.get(this.keys.topicSet()));
@@ -140,7 +137,7 @@ final class JobLookup {
 		}
 		List<List<Object>> replies = this.scripts.runPipelined(calls);
 		for (int i = 0; i < replies.size(); i++) {
-			Optional<JobInfo> job = info(topicOfCall.get(i), id, replies.get(i));
+			Optional<StoredJob> job = info(topicOfCall.get(i), id, replies.get(i));
 			if (job.isPresent()) {
 				return job;
 			}
@@ -154,12 +151,13 @@ final class JobLookup {
 				List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors()), List.of(id));
 	}
 
-	private Optional<JobInfo> info(String topic, String id, List<Object> reply) {
+	private Optional<StoredJob> info(String topic, String id, List<Object> reply) {
 		if (reply.isEmpty()) {
 			return Optional.empty();
 		}
-		return Optional.of(this.infos.info(topic, id, (String) reply.get(0), JobState.valueOf((String) reply.get(1)),
-				(int) ScriptRunner.asLong(reply.get(2)), (String) reply.get(3), reply.get(4)));
+		return Optional
+			.of(this.infos.info(topic, id, (String) reply.get(0), StoredJob.State.valueOf((String) reply.get(1)),
+					(int) ScriptRunner.asLong(reply.get(2)), (String) reply.get(3), reply.get(4)));
 	}
 
 }

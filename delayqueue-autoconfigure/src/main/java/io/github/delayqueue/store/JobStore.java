@@ -13,9 +13,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToLongFunction;
 
-import io.github.delayqueue.core.JobInfo;
-import io.github.delayqueue.core.JobState;
-import io.github.delayqueue.core.TopicStats;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -84,15 +81,33 @@ public final class JobStore {
 			target = this.enqueueTargets.computeIfAbsent(queue, this::enqueueTarget);
 		}
 		byte[][] args = { this.wakeChannel, target.topic(), bytes(job.id()), bytes(job.due()), bytes(job.tail()) };
-		return outcome(queue, this.scripts.run(DelayQueueScript.ENQUEUE, target.keys(), args));
+		List<Object> reply = this.scripts.run(DelayQueueScript.ENQUEUE, target.keys(), args);
+		if (target.retirable()) {
+			byte[][] keys = target.keys();
+			reply = this.partitions.reviveIfRetired(queue, reply,
+					() -> this.scripts.run(DelayQueueScript.ENQUEUE, keys, args));
+		}
+		return outcome(queue, reply);
 	}
 
 	// A single send's keys, encoded once per queue rather than on every call. The wake-up
 	// names the queue, so that schedulers sweep only the partition that changed.
 	private EnqueueTarget enqueueTarget(String queue) {
+		List<String> keys = enqueueKeys(queue);
+		byte[][] encoded = new byte[keys.size()][];
+		for (int i = 0; i < encoded.length; i++) {
+			encoded[i] = bytes(keys.get(i));
+		}
+		return new EnqueueTarget(encoded, bytes(queue), keys.size() > 6);
+	}
+
+	// A partition other than a topic's first may be retired: its mark comes last.
+	private List<String> enqueueKeys(String queue) {
 		TopicKeys k = this.keys.topic(queue);
-		return new EnqueueTarget(new byte[][] { bytes(k.jobs()), bytes(k.delayed()), bytes(k.ready()), bytes(k.dead()),
-				bytes(k.attempts()), bytes(k.errors()) }, bytes(queue));
+		if (DelayQueueKeys.topicOf(queue).equals(queue)) {
+			return List.of(k.jobs(), k.delayed(), k.ready(), k.dead(), k.attempts(), k.errors());
+		}
+		return List.of(k.jobs(), k.delayed(), k.ready(), k.dead(), k.attempts(), k.errors(), k.retired());
 	}
 
 	/**
@@ -121,7 +136,10 @@ public final class JobStore {
 		}
 		for (int i = 0; i < replies.size(); i++) {
 			int g = groupOfCall.get(i);
-			EnqueueOutcome outcome = outcome(queueOfCall.get(i), replies.get(i));
+			ScriptRunner.Call call = calls.get(i);
+			List<Object> reply = this.partitions.reviveIfRetired(queueOfCall.get(i), replies.get(i),
+					() -> this.scripts.run(call.script(), call.keys(), call.args().toArray(String[]::new)));
+			EnqueueOutcome outcome = outcome(queueOfCall.get(i), reply);
 			duplicates.get(g).addAll(outcome.duplicates());
 			delayed.get(g).addAll(outcome.delayed());
 		}
@@ -144,7 +162,6 @@ public final class JobStore {
 	}
 
 	private ScriptRunner.Call enqueueCall(String queue, List<EncodedJob> jobs) {
-		TopicKeys k = this.keys.topic(queue);
 		List<String> args = new ArrayList<>(2 + jobs.size() * 3);
 		args.add(this.keys.wakeChannel());
 		args.add(queue);
@@ -153,8 +170,7 @@ public final class JobStore {
 			args.add(job.due());
 			args.add(job.tail());
 		}
-		return new ScriptRunner.Call(DelayQueueScript.ENQUEUE,
-				List.of(k.jobs(), k.delayed(), k.ready(), k.dead(), k.attempts(), k.errors()), args);
+		return new ScriptRunner.Call(DelayQueueScript.ENQUEUE, enqueueKeys(queue), args);
 	}
 
 	private static EnqueueOutcome outcome(String queue, List<Object> reply) {
@@ -265,7 +281,7 @@ public final class JobStore {
 	 * @param id the job id
 	 * @return the job, or empty when gone
 	 */
-	public Optional<JobInfo> find(String topic, String id) {
+	public Optional<StoredJob> find(String topic, String id) {
 		return this.lookup.find(topic, id);
 	}
 
@@ -275,7 +291,7 @@ public final class JobStore {
 	 * @param id the job id
 	 * @return the job of the first topic, in name order, that holds the id, or empty
 	 */
-	public Optional<JobInfo> findInAnyTopic(String id) {
+	public Optional<StoredJob> findInAnyTopic(String id) {
 		return this.lookup.findInAnyTopic(id);
 	}
 
@@ -284,7 +300,7 @@ public final class JobStore {
 	 * @param topic the topic
 	 * @return the counts
 	 */
-	public TopicStats stats(String topic) {
+	public StateCounts stats(String topic) {
 		return state(topic).stats();
 	}
 
@@ -313,20 +329,18 @@ public final class JobStore {
 			boolean paused = false;
 			long oldestReady = -1;
 			for (QueueCounts.Count queue : queues) {
-				for (JobState state : JobState.values()) {
-					counts[state.ordinal()] += queue.in(state);
-				}
+				counts[0] += queue.delayed();
+				counts[1] += queue.ready();
+				counts[2] += queue.running();
+				counts[3] += queue.dead();
 				paused |= queue.paused();
 				long due = queue.oldestReadyDueMillis();
 				if (due >= 0 && (oldestReady < 0 || due < oldestReady)) {
 					oldestReady = due;
 				}
 			}
-			states.put(topic,
-					new TopicState(
-							new TopicStats(topic, counts[JobState.DELAYED.ordinal()], counts[JobState.READY.ordinal()],
-									counts[JobState.RUNNING.ordinal()], counts[JobState.DEAD.ordinal()]),
-							paused, oldestReady));
+			states.put(topic, new TopicState(new StateCounts(topic, counts[0], counts[1], counts[2], counts[3]), paused,
+					oldestReady));
 		});
 		return states;
 	}
@@ -340,8 +354,8 @@ public final class JobStore {
 	 * @param count how many at most
 	 * @return the jobs
 	 */
-	public List<JobInfo> deadJobs(String topic, int offset, int count) {
-		return jobs(topic, JobState.DEAD, offset, count);
+	public List<StoredJob> deadJobs(String topic, int offset, int count) {
+		return jobs(topic, StoredJob.State.DEAD, offset, count);
 	}
 
 	/**
@@ -358,19 +372,24 @@ public final class JobStore {
 	 * @param count how many at most
 	 * @return the jobs
 	 */
-	public List<JobInfo> jobs(String topic, JobState state, int offset, int count) {
+	public List<StoredJob> jobs(String topic, StoredJob.State state, int offset, int count) {
 		List<String> written = this.keys.lookupQueues(topic);
 		if (written.size() == 1 && this.scripts.members(this.keys.partitionSet(topic)).isEmpty()) {
 			return jobsOf(topic, topic, state, offset, count);
 		}
 		// The pages of a partitioned topic run through its queues one after the other.
-		List<JobInfo> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
+		List<StoredJob> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
 		long skip = offset;
 		for (QueueCounts.Count queue : this.counts.of(topic)) {
 			if (jobs.size() >= count) {
 				break;
 			}
-			long size = queue.in(state);
+			long size = switch (state) {
+				case DELAYED -> queue.delayed();
+				case READY -> queue.ready();
+				case RUNNING -> queue.running();
+				case DEAD -> queue.dead();
+			};
 			if (skip >= size) {
 				skip -= size;
 				continue;
@@ -381,7 +400,7 @@ public final class JobStore {
 		return jobs;
 	}
 
-	private List<JobInfo> jobsOf(String topic, String queue, JobState state, int offset, int count) {
+	private List<StoredJob> jobsOf(String topic, String queue, StoredJob.State state, int offset, int count) {
 		TopicKeys k = this.keys.lookupTopic(queue);
 		String source = switch (state) {
 			case DELAYED -> k.delayed();
@@ -391,8 +410,8 @@ public final class JobStore {
 		};
 		List<String> scriptKeys = List.of(source, k.jobs(), k.attempts(), k.errors(), k.delayed(), k.running(),
 				k.dead(), k.claiming(), k.ghosts());
-		String kind = (state == JobState.READY) ? "list" : "zset";
-		List<JobInfo> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
+		String kind = (state == StoredJob.State.READY) ? "list" : "zset";
+		List<StoredJob> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
 		long next = offset;
 		while (jobs.size() < count) {
 			int wanted = Math.min(count - jobs.size(), MAX_READ_PAGE);
@@ -401,7 +420,7 @@ public final class JobStore {
 			for (int i = 0; i + 4 < reply.size(); i += 5) {
 				jobs.add(this.infos.info(topic, (String) reply.get(i), (String) reply.get(i + 1), state,
 						(int) ScriptRunner.asLong(reply.get(i + 2)), (String) reply.get(i + 3),
-						(state == JobState.DEAD) ? reply.get(i + 4) : null));
+						(state == StoredJob.State.DEAD) ? reply.get(i + 4) : null));
 			}
 			if (reply.size() / 5 < wanted) {
 				break;
@@ -494,7 +513,7 @@ public final class JobStore {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
-	private record EnqueueTarget(byte[][] keys, byte[] topic) {
+	private record EnqueueTarget(byte[][] keys, byte[] topic, boolean retirable) {
 
 	}
 
@@ -550,7 +569,7 @@ public final class JobStore {
 	 * @param oldestReadyDueMillis the due time of the ready job that waited longest, in
 	 * epoch milliseconds, or -1 when none is ready
 	 */
-	public record TopicState(TopicStats stats, boolean paused, long oldestReadyDueMillis) {
+	public record TopicState(StateCounts stats, boolean paused, long oldestReadyDueMillis) {
 
 	}
 

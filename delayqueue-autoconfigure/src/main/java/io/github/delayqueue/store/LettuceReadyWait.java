@@ -1,19 +1,24 @@
 package io.github.delayqueue.store;
 
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LMoveArgs;
 import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.UnblockType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -34,15 +39,17 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * A wait on a Lettuce connection opened straight from the application's Lettuce client,
  * with the client's own settings (address, credentials, TLS, database, client name,
- * topology), but outside any connection pool: each listener topic holds one such
+ * topology), but outside any connection pool: each of a listener's waiters holds one such
  * connection for as long as it runs, and a pool sized for the application's own commands
- * (eight by default) would run dry with more topics than that.
+ * (eight by default) would run dry with more waiters than that.
  * <p>
- * Each wait sends {@code CLIENT ID} and then the blocking move on the same connection, in
- * one round trip, so the id that {@link #cancel()} unblocks is the current one also after
- * a reconnect. On a Redis Cluster both go to the connection to the master of the topic's
- * slot, one of the node connections inside the cluster connection, and the unblock is
- * sent to that node, where alone the id means anything.
+ * The first wait on a connection sends {@code CLIENT ID} before its blocking move, in one
+ * round trip, and the id is kept for the later waits until the connection reconnects
+ * (Lettuce tells of that), so that {@link #cancel()} unblocks the current client. A wait
+ * that Lettuce resent on a new connection has no known id: a cancel then closes the
+ * connection instead. On a Redis Cluster the id belongs to the connection to the master
+ * of the queue's slot, one of the node connections inside the cluster connection, and the
+ * unblock is sent to that node, where alone the id means anything.
  *
  * @author delayqueue contributors
  */
@@ -55,6 +62,9 @@ final class LettuceReadyWait implements ReadyWait {
 
 	private static final long UNBLOCK_TIMEOUT_MILLIS = 2000;
 
+	// The key of the one connection that blocks on a single Redis.
+	private static final Object STANDALONE = new Object();
+
 	private final StatefulConnection<byte[], byte[]> connection;
 
 	private final DelayQueueKeys keys;
@@ -63,6 +73,17 @@ final class LettuceReadyWait implements ReadyWait {
 
 	// The client of the running wait, once its CLIENT ID reply is in.
 	private volatile @Nullable CompletableFuture<Client> client;
+
+	// The id of each connection that blocks, by node (STANDALONE on one Redis), known
+	// since that connection last connected.
+	private final Map<Object, Client> clientIds = new ConcurrentHashMap<>();
+
+	// The connections whose reconnects are listened to, by node.
+	private final Map<Object, Boolean> listened = new ConcurrentHashMap<>();
+
+	// Counts the reconnects of the blocking connections, so that an id read across one
+	// is not kept.
+	private final AtomicLong reconnects = new AtomicLong();
 
 	private volatile boolean cancelled;
 
@@ -106,16 +127,7 @@ final class LettuceReadyWait implements ReadyWait {
 		byte[] ready = bytes(k.ready());
 		Node node = nodeOf(ready);
 		RedisClusterAsyncCommands<byte[], byte[]> commands = commands();
-		// Lettuce routes a slot's writes to the connection it keeps for that master's
-		// host and port: the blocking move runs there, so CLIENT ID must too.
-		RedisClusterAsyncCommands<byte[], byte[]> blockingClient = (node != null)
-				? ((StatefulRedisClusterConnection<byte[], byte[]>) this.connection)
-					.getConnection(node.host(), node.port())
-					.async()
-				: commands;
-		CompletableFuture<Client> client = blockingClient.clientId()
-			.thenApply((id) -> new Client(node, id))
-			.toCompletableFuture();
+		CompletableFuture<Client> client = clientOf(node);
 		RedisFuture<byte[]> moved = commands.blmove(ready, bytes(k.claiming()), LMoveArgs.Builder.rightLeft(),
 				Math.max(0.01, timeout.toMillis() / 1000.0));
 		this.client = client;
@@ -128,9 +140,46 @@ final class LettuceReadyWait implements ReadyWait {
 					TimeUnit.MILLISECONDS);
 			return (reply != null) ? new String(reply, StandardCharsets.UTF_8) : null;
 		}
+		catch (RuntimeException ex) {
+			if (this.cancelled) {
+				// The cancel closed the connection: the wait ended as it asked.
+				return null;
+			}
+			throw ex;
+		}
 		finally {
 			this.client = null;
 		}
+	}
+
+	/**
+	 * Return the client that the blocking move about to be sent runs on: known since its
+	 * connection last connected, or asked for with {@code CLIENT ID} on that connection,
+	 * just ahead of the move.
+	 */
+	private CompletableFuture<Client> clientOf(@Nullable Node node) {
+		Object key = (node != null) ? node : STANDALONE;
+		Client known = this.clientIds.get(key);
+		if (known != null) {
+			return CompletableFuture.completedFuture(known);
+		}
+		// Lettuce routes a slot's writes to the connection it keeps for that master's
+		// host and port: the blocking move runs there, so CLIENT ID must too.
+		StatefulRedisConnection<byte[], byte[]> blocking = (node != null)
+				? ((StatefulRedisClusterConnection<byte[], byte[]>) this.connection).getConnection(node.host(),
+						node.port())
+				: (StatefulRedisConnection<byte[], byte[]>) this.connection;
+		if (this.listened.putIfAbsent(key, Boolean.TRUE) == null) {
+			blocking.addListener(new ReconnectListener(key));
+		}
+		long reconnectsBefore = this.reconnects.get();
+		return KeylessCommands.clientId(blocking.async()).thenApply((id) -> {
+			Client asked = new Client(node, id, reconnectsBefore);
+			if (this.reconnects.get() == reconnectsBefore) {
+				this.clientIds.put(key, asked);
+			}
+			return asked;
+		}).toCompletableFuture();
 	}
 
 	private RedisClusterAsyncCommands<byte[], byte[]> commands() {
@@ -162,6 +211,12 @@ final class LettuceReadyWait implements ReadyWait {
 		try {
 			// The id comes back at once: the wait blocks only after it.
 			Client blocked = client.get(UNBLOCK_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+			if (blocked.reconnects() != this.reconnects.get()) {
+				// The wait may have been resent on a new connection, whose id is not
+				// known: end it by closing the connection.
+				close();
+				return;
+			}
 			this.redis.execute((RedisCallback<Object>) (connection) -> unblock(connection, blocked));
 		}
 		catch (InterruptedException ex) {
@@ -173,17 +228,15 @@ final class LettuceReadyWait implements ReadyWait {
 	}
 
 	private static @Nullable Object unblock(RedisConnection connection, Client blocked) {
-		Node node = blocked.node();
-		if (node == null) {
-			return connection.execute("CLIENT", bytes("UNBLOCK"), bytes(String.valueOf(blocked.id())));
-		}
 		// The template hands out a proxy of its connection: ask it for the native one.
 		RedisClusterAsyncCommands<byte[], byte[]> commands = (RedisClusterAsyncCommands<byte[], byte[]>) connection
 			.getNativeConnection();
-		return LettuceFutures.awaitOrCancel(
-				((RedisAdvancedClusterAsyncCommands<byte[], byte[]>) commands).getConnection(node.host(), node.port())
-					.clientUnblock(blocked.id(), UnblockType.TIMEOUT),
-				UNBLOCK_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+		Node node = blocked.node();
+		RedisClusterAsyncCommands<byte[], byte[]> target = (node != null)
+				? ((RedisAdvancedClusterAsyncCommands<byte[], byte[]>) commands).getConnection(node.host(), node.port())
+				: commands;
+		return LettuceFutures.awaitOrCancel(KeylessCommands.clientUnblock(target, blocked.id()), UNBLOCK_TIMEOUT_MILLIS,
+				TimeUnit.MILLISECONDS);
 	}
 
 	@Override
@@ -204,7 +257,36 @@ final class LettuceReadyWait implements ReadyWait {
 
 	}
 
-	private record Client(@Nullable Node node, long id) {
+	private record Client(@Nullable Node node, long id, long reconnects) {
+
+	}
+
+	/**
+	 * Forgets a connection's id when it disconnects or connects again: the server gives a
+	 * new connection a new id.
+	 */
+	private final class ReconnectListener implements RedisConnectionStateListener {
+
+		private final Object key;
+
+		ReconnectListener(Object key) {
+			this.key = key;
+		}
+
+		@Override
+		public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress socketAddress) {
+			forget();
+		}
+
+		@Override
+		public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
+			forget();
+		}
+
+		private void forget() {
+			LettuceReadyWait.this.reconnects.incrementAndGet();
+			LettuceReadyWait.this.clientIds.remove(this.key);
+		}
 
 	}
 

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.delayqueue.core.JobState;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -118,15 +117,6 @@ final class QueueCounts {
 	 */
 	record Count(String queue, long delayed, long ready, long running, long dead, boolean paused,
 			long oldestReadyDueMillis) {
-
-		long in(JobState state) {
-			return switch (state) {
-				case DELAYED -> this.delayed;
-				case READY -> this.ready;
-				case RUNNING -> this.running;
-				case DEAD -> this.dead;
-			};
-		}
 
 	}
 

@@ -14,9 +14,9 @@ import org.jspecify.annotations.Nullable;
 public interface ReadyWait extends AutoCloseable {
 
 	/**
-	 * Block until a job of a topic is ready, moving its id into the topic's claiming
-	 * list.
-	 * @param topic the topic
+	 * Block until a job of a queue (a topic, or a partition of one) is ready, moving its
+	 * id into the queue's claiming list.
+	 * @param topic the queue
 	 * @param timeout how long Redis waits, whole seconds at least
 	 * @return the id, or {@code null} when the wait timed out or was cancelled
 	 * @throws RuntimeException when the connection failed; the wait is then of no further

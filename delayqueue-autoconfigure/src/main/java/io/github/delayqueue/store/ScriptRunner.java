@@ -12,11 +12,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.github.delayqueue.core.DelayQueueException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
@@ -127,6 +127,20 @@ public final class ScriptRunner {
 		else {
 			this.redis.opsForValue().set(key, value);
 		}
+	}
+
+	/**
+	 * Read a string key, within the command timeout like the scripts.
+	 * @param key the key
+	 * @return the value, or {@code null} if the key does not exist
+	 */
+	public @Nullable String get(String key) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			byte[] value = direct.call((commands) -> commands.get(bytes(key)));
+			return (value != null) ? new String(value, StandardCharsets.UTF_8) : null;
+		}
+		return this.redis.opsForValue().get(key);
 	}
 
 	/**
@@ -321,7 +335,7 @@ public final class ScriptRunner {
 				throw ex;
 			}
 			else {
-				throw new DelayQueueException("Script failed: " + failure.getMessage(), failure);
+				throw new RedisSystemException("Script failed: " + failure.getMessage(), failure);
 			}
 		}
 		if (!lost.isEmpty()) {
@@ -349,8 +363,33 @@ public final class ScriptRunner {
 	}
 
 	private void load(DelayQueueScript script) {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			direct.load(script);
+			return;
+		}
 		this.redis
 			.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands().scriptLoad(script.body()));
+	}
+
+	/**
+	 * Return the Redis server's clock, within the command timeout like the scripts.
+	 * @return the time in epoch milliseconds
+	 */
+	public long serverTime() {
+		SharedConnectionScripts direct = this.direct;
+		if (direct != null && direct.isUsable()) {
+			List<byte[]> reply = direct.call(KeylessCommands::time);
+			if (reply == null || reply.size() < 2) {
+				throw new RedisSystemException("Redis answered TIME with " + reply, null);
+			}
+			return KeylessCommands.epochMillis(reply);
+		}
+		Long time = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+		if (time == null) {
+			throw new RedisSystemException("Redis answered TIME with nothing", null);
+		}
+		return time;
 	}
 
 	// Each call's reply. A pipeline that meets NOSCRIPT fails as a whole, without telling

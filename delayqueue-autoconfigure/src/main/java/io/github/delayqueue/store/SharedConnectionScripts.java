@@ -14,7 +14,9 @@ import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
@@ -200,6 +202,37 @@ final class SharedConnectionScripts {
 		Shared current = shared();
 		try {
 			return awaitReply(current, command.apply(current.commands()), current.deadline());
+		}
+		catch (RuntimeException ex) {
+			throw translate(ex);
+		}
+	}
+
+	/**
+	 * Load a script into the script cache of every node that runs scripts: the one Redis,
+	 * or every master of a cluster, as Lettuce's own {@code SCRIPT LOAD} does.
+	 * @param script the script
+	 * @throws DataAccessException on failure
+	 */
+	void load(DelayQueueScript script) {
+		Shared current = shared();
+		try {
+			List<RedisFuture<String>> replies = new ArrayList<>();
+			if (current.connection() instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+				for (RedisClusterNode node : cluster.getPartitions()) {
+					if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+						replies.add(KeylessCommands.scriptLoad(cluster.getConnection(node.getNodeId()).async(),
+								script.body()));
+					}
+				}
+			}
+			else {
+				replies.add(KeylessCommands.scriptLoad(current.commands(), script.body()));
+			}
+			long deadline = current.deadline();
+			for (RedisFuture<String> reply : replies) {
+				awaitReply(current, reply, deadline);
+			}
 		}
 		catch (RuntimeException ex) {
 			throw translate(ex);

@@ -51,6 +51,25 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	}
 
 	/**
+	 * Return the key whose presence marks a partition as retired: drained and out of its
+	 * topic's partition set, see {@link PartitionRegistry#retireDrained(String)}. Sends
+	 * to it put it back first.
+	 * @return the key, in the partition's hash tag
+	 */
+	public String retired() {
+		return base() + "retired";
+	}
+
+	/**
+	 * Return the key whose presence, for a short while after a sender put a retired
+	 * partition back, keeps it from being retired again before the sender's job is in.
+	 * @return the key, in the partition's hash tag
+	 */
+	public String revived() {
+		return base() + "revived";
+	}
+
+	/**
 	 * The key of one claiming thread's receipt of its last claim, a string that lives as
 	 * long as the claim's deliveries.
 	 * @param claimant names the claiming thread

@@ -75,7 +75,10 @@ final class ActuatorHttp {
 		double measurement(String statistic) {
 			for (JsonNode measurement : this.json.path("measurements")) {
 				if (statistic.equals(measurement.path("statistic").asString())) {
-					return measurement.path("value").asDouble();
+					JsonNode value = measurement.path("value");
+					// A gauge with nothing to show answers NaN, which JSON writes as
+					// text.
+					return value.isNumber() ? value.asDouble() : Double.parseDouble(value.asString());
 				}
 			}
 			throw new AssertionError("No " + statistic + " in " + this.body);

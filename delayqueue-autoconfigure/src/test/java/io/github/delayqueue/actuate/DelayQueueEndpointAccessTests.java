@@ -4,10 +4,11 @@ import java.security.Principal;
 import java.time.Duration;
 import java.util.Set;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
-import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.store.ScriptRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
@@ -100,7 +101,7 @@ class DelayQueueEndpointAccessTests {
 			.header("Authorization", "Bearer role-token")
 			.delay(Duration.ofHours(1))
 			.build());
-		DelayQueueEndpoint endpoint = new DelayQueueEndpoint(delayQueue,
+		DelayQueueEndpoint endpoint = new DelayQueueEndpoint(delayQueue, context.getBean(DelayQueueAdmin.class),
 				new ListenerPresence(context.getBean(ScriptRunner.class).redis(), "dq"), Show.WHEN_AUTHORIZED,
 				Set.of("OPS"));
 

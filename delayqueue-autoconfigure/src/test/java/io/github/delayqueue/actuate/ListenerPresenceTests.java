@@ -3,9 +3,10 @@ package io.github.delayqueue.actuate;
 import java.time.Duration;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.listener.EmptyTopicPruner;
-import io.github.delayqueue.listener.ListenerPresencePublisher;
+import io.github.delayqueue.presence.EmptyTopicPruner;
+import io.github.delayqueue.presence.ListenerPresencePublisher;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.Test;
@@ -49,6 +50,7 @@ class ListenerPresenceTests {
 	void forgetsTopicsWithoutJobsAndListenersForLongerThanTheirRetention(RedisTestServer server) {
 		try (ConfigurableApplicationContext context = start(server, "pruned")) {
 			DelayQueueOperations delayQueue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			EmptyTopicPruner pruner = context.getBean(EmptyTopicPruner.class);
 			StringRedisTemplate redis = redis(context);
 			String gone = delayQueue.send("gone", "x", Duration.ofHours(1));
@@ -57,14 +59,14 @@ class ListenerPresenceTests {
 			await().atMost(Duration.ofSeconds(20))
 				.until(() -> redis.opsForHash()
 					.hasKey("pruned:listeners", context.getBean(ListenerPresencePublisher.class).getInstanceId()));
-			assertThat(delayQueue.topics()).contains("gone", "busy", "kept");
+			assertThat(admin.topics()).contains("gone", "busy", "kept");
 
 			await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
 				pruner.prune();
-				assertThat(delayQueue.topics()).doesNotContain("gone");
+				assertThat(admin.topics()).doesNotContain("gone");
 			});
 
-			assertThat(delayQueue.topics()).contains("busy", "kept");
+			assertThat(admin.topics()).contains("busy", "kept");
 			assertThat(redis.opsForHash().hasKey("pruned:topics-empty-since", "gone")).isFalse();
 			assertThat(redis.opsForHash().hasKey("pruned:topics-empty-since", "busy")).isFalse();
 			assertThat(redis.opsForHash().hasKey("pruned:topics-empty-since", "kept")).isFalse();

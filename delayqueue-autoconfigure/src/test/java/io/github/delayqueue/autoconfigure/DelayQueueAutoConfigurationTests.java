@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
-import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.test.DelayQueueContextRunner;

@@ -1,5 +1,6 @@
 package io.github.delayqueue.autoconfigure;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.JobPayloadValidator;
@@ -63,7 +64,7 @@ class DelayQueueHttpCallbackAutoConfigurationTests {
 				.hasSingleBean(HttpCallbackValidator.class);
 			assertThat(context.getBeansOfType(JobPayloadValidator.class)).hasSize(1);
 			assertThat(context.getBean(DelayedJobListenerEndpointRegistry.class).isRunning()).isTrue();
-			assertThat(context.getBean(DelayQueueOperations.class).topics()).contains("http-callback");
+			assertThat(context.getBean(DelayQueueAdmin.class).topics()).contains("http-callback");
 		});
 	}
 

@@ -2,12 +2,14 @@ package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.delayqueue.actuate.BoundedHealthIndicator;
 import io.github.delayqueue.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.actuate.DelayQueueMetrics;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.core.JobEventListener;
-import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
@@ -19,7 +21,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
@@ -47,6 +54,10 @@ class DelayQueueObservabilityAutoConfigurationTests {
 
 	private static final AutoConfigurations ACTUATOR = AutoConfigurations.of(EndpointAutoConfiguration.class,
 			HealthContributorAutoConfiguration.class);
+
+	private static final AutoConfigurations BOOTS_REDIS_HEALTH = AutoConfigurations.of(
+			DataRedisHealthContributorAutoConfiguration.class,
+			DataRedisReactiveHealthContributorAutoConfiguration.class);
 
 	// Boot's own auto-configurations of a module are added only where the module is
 	// visible, as they are in an application that lacks it.
@@ -162,11 +173,38 @@ class DelayQueueObservabilityAutoConfigurationTests {
 			});
 	}
 
+	@Test
+	void boundsSpringBootsRedisHealthInPlaceOfItsOwn() {
+		this.runner.withConfiguration(ACTUATOR).withConfiguration(BOOTS_REDIS_HEALTH).run((context) -> {
+			assertThat(context.getBean("redisHealthContributor")).isInstanceOf(BoundedHealthIndicator.class);
+			assertThat(((HealthIndicator) context.getBean("redisHealthContributor")).health().getStatus())
+				.isEqualTo(Status.UP);
+		});
+	}
+
+	@Test
+	void leavesTheApplicationsOwnRedisHealthAlone() {
+		this.runner.withConfiguration(ACTUATOR)
+			.withConfiguration(BOOTS_REDIS_HEALTH)
+			.withBean("redisHealthIndicator", HealthIndicator.class, () -> () -> Health.up().build())
+			.run((context) -> assertThat(context).doesNotHaveBean("redisHealthContributor")
+				.doesNotHaveBean(BoundedHealthIndicator.class));
+	}
+
+	@Test
+	void leavesRedisHealthOffWhenTheApplicationSwitchesItOff() {
+		this.runner.withConfiguration(ACTUATOR)
+			.withConfiguration(BOOTS_REDIS_HEALTH)
+			.withPropertyValues("management.health.redis.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean("redisHealthContributor"));
+	}
+
 	private static void assertStarterWorks(AssertableWebApplicationContext context, String topic) {
 		DelayQueueOperations delayQueue = context.getBean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 		String id = delayQueue.send(topic, "x", Duration.ofHours(1));
 		assertThat(delayQueue.find(topic, id)).isPresent();
-		assertThat(delayQueue.stats(topic).delayed()).isEqualTo(1);
+		assertThat(admin.stats(topic).delayed()).isEqualTo(1);
 	}
 
 	@Configuration(proxyBeanMethods = false)

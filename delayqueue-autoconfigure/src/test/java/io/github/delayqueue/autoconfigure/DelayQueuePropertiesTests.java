@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.core.TopicPolicies;
-import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.support.TopicPolicies;
+import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.listener.DelayedJobListenerContainerFactory;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;

@@ -14,6 +14,7 @@ import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.autoconfigure.DelayQueueEndpointAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueHealthAutoConfiguration;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.JobRequest;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.health.contributor.Status;
@@ -60,6 +62,7 @@ class ClusterTests {
 	void deliversEveryJobOfThirtyTopicsOnceWhetherSentOneByOneOrInBatchesSpreadOverEverySlot() {
 		this.runner.withUserConfiguration(EveryTopicListener.class).run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			EveryTopicListener listener = context.getBean(EveryTopicListener.class);
 			List<JobRequest> batch = new ArrayList<>();
 			for (int i = 0; i < 3000; i++) {
@@ -72,8 +75,8 @@ class ClusterTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> listener.received.size() == 3100);
 			assertThat(listener.received.values()).allMatch((count) -> count.get() == 1);
 			await().atMost(Duration.ofSeconds(10))
-				.untilAsserted(() -> assertThat(queue.topics()).allSatisfy(
-						(topic) -> assertThat(queue.stats(topic)).isEqualTo(new TopicStats(topic, 0, 0, 0, 0))));
+				.untilAsserted(() -> assertThat(admin.topics()).allSatisfy(
+						(topic) -> assertThat(admin.stats(topic)).isEqualTo(new TopicStats(topic, 0, 0, 0, 0))));
 		});
 	}
 
@@ -81,6 +84,7 @@ class ClusterTests {
 	void firesJobsOfThirtyTopicsWhenTheyAreDue() {
 		this.runner.withUserConfiguration(EveryTopicListener.class).run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			EveryTopicListener listener = context.getBean(EveryTopicListener.class);
 			// Due from half a second on, after every send has returned, over two seconds.
 			Instant start = Instant.now().plusMillis(500);
@@ -103,6 +107,7 @@ class ClusterTests {
 	void findsCancelsReschedulesAndRequeuesJobsByIdAsOnOneRedis() {
 		this.runner.run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			List<String> ids = new ArrayList<>();
 			for (int i = 0; i < TOPICS; i++) {
 				ids.add(queue.send(topic(i), "later-" + i, Duration.ofHours(1)));
@@ -111,13 +116,13 @@ class ClusterTests {
 				assertThat(queue.find(topic(i), ids.get(i))).hasValueSatisfying((job) -> {
 					assertThat(job.state()).isEqualTo(JobState.DELAYED);
 				});
-				assertThat(queue.stats(topic(i)).delayed()).isEqualTo(1);
+				assertThat(admin.stats(topic(i)).delayed()).isEqualTo(1);
 			}
-			assertThat(queue.topics()).hasSize(TOPICS);
+			assertThat(admin.topics()).hasSize(TOPICS);
 			assertThat(queue.cancel(topic(0), ids.get(0))).isTrue();
 			assertThat(queue.find(topic(0), ids.get(0))).isEmpty();
 			assertThat(queue.reschedule(topic(1), ids.get(1), Duration.ofHours(2))).isTrue();
-			assertThat(queue.stats(topic(1)).delayed()).isEqualTo(1);
+			assertThat(admin.stats(topic(1)).delayed()).isEqualTo(1);
 		});
 	}
 
@@ -130,21 +135,23 @@ class ClusterTests {
 			.withPropertyValues("management.endpoints.web.exposure.include=delayqueue")
 			.run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				for (int i = 0; i < 60; i++) {
 					queue.send(deadTopic(i), "doomed-" + i);
 				}
 				await().atMost(Duration.ofSeconds(20))
-					.until(() -> deadTopics().stream().mapToLong((topic) -> queue.stats(topic).dead()).sum() == 60);
-				assertThat(queue.deadJobs(deadTopic(0), 0, 100)).hasSize(10);
-				assertThat(queue.requeueDead(deadTopic(0))).isEqualTo(10);
-				await().atMost(Duration.ofSeconds(20)).until(() -> queue.stats(deadTopic(0)).dead() == 10);
-				assertThat(queue.purgeDead(deadTopic(1))).isEqualTo(10);
-				assertThat(queue.stats(deadTopic(1)).dead()).isZero();
-				queue.pause(deadTopic(2));
-				assertThat(queue.isPaused(deadTopic(2))).isTrue();
-				queue.resume(deadTopic(2));
-				assertThat(queue.isPaused(deadTopic(2))).isFalse();
-				DelayQueueEndpoint.QueuesDescriptor queues = context.getBean(DelayQueueEndpoint.class).queues();
+					.until(() -> deadTopics().stream().mapToLong((topic) -> admin.stats(topic).dead()).sum() == 60);
+				assertThat(admin.deadJobs(deadTopic(0), 0, 100)).hasSize(10);
+				assertThat(admin.requeueDead(deadTopic(0))).isEqualTo(10);
+				await().atMost(Duration.ofSeconds(20)).until(() -> admin.stats(deadTopic(0)).dead() == 10);
+				assertThat(admin.purgeDead(deadTopic(1))).isEqualTo(10);
+				assertThat(admin.stats(deadTopic(1)).dead()).isZero();
+				admin.pause(deadTopic(2));
+				assertThat(admin.isPaused(deadTopic(2))).isTrue();
+				admin.resume(deadTopic(2));
+				assertThat(admin.isPaused(deadTopic(2))).isFalse();
+				DelayQueueEndpoint.QueuesDescriptor queues = context.getBean(DelayQueueEndpoint.class)
+					.queues(SecurityContext.NONE);
 				assertThat(queues.topics()).containsKeys(deadTopics().toArray(String[]::new));
 				assertThat(queues.topics().get(deadTopic(3)).dead()).isEqualTo(10);
 				assertThat(context.getBean(DelayQueueHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
@@ -158,6 +165,7 @@ class ClusterTests {
 					"delayqueue.topics.cluster.partitioned.concurrency=4")
 			.run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				PartitionedListener listener = context.getBean(PartitionedListener.class);
 				String later = queue.send("cluster.partitioned", "later", Duration.ofHours(1));
 				List<JobRequest> batch = new ArrayList<>();
@@ -175,10 +183,10 @@ class ClusterTests {
 				await().atMost(Duration.ofSeconds(30)).until(() -> listener.received.size() == 1200);
 				assertThat(listener.received.values()).allMatch((count) -> count.get() == 1);
 				assertThat(queue.find("cluster.partitioned", later)).isPresent();
-				assertThat(queue.stats("cluster.partitioned"))
+				assertThat(admin.stats("cluster.partitioned"))
 					.isEqualTo(new TopicStats("cluster.partitioned", 1, 0, 0, 0));
 				assertThat(queue.cancel("cluster.partitioned", later)).isTrue();
-				assertThat(queue.topics()).contains("cluster.partitioned").noneMatch((topic) -> topic.contains("~"));
+				assertThat(admin.topics()).contains("cluster.partitioned").noneMatch((topic) -> topic.contains("~"));
 			});
 	}
 
@@ -207,6 +215,7 @@ class ClusterTests {
 		this.runner.withUserConfiguration(EveryTopicListener.class).run((context) -> {
 			DelayedJobListenerEndpointRegistry registry = context.getBean(DelayedJobListenerEndpointRegistry.class);
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			EveryTopicListener listener = context.getBean(EveryTopicListener.class);
 			// One job per topic proves every waiter is up and blocking before the stop.
 			for (int i = 0; i < TOPICS; i++) {

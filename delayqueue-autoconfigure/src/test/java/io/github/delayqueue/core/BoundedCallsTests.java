@@ -34,11 +34,14 @@ class BoundedCallsTests {
 
 	private DelayQueueTemplate template;
 
+	private DelayQueueAdmin admin;
+
 	@BeforeEach
 	void setUp() {
 		this.server = RedisTestServer.startDedicated();
 		this.fixture = new DelayQueueFixture(this.server);
 		this.template = this.fixture.template();
+		this.admin = this.fixture.admin();
 	}
 
 	@AfterEach
@@ -63,7 +66,7 @@ class BoundedCallsTests {
 		assertThat(ids).hasSize(10);
 		// Three 1 MB jobs fit in 4 MB, a fourth does not: four calls, none above 4 MB.
 		assertThat(evalShaCalls()).isEqualTo(4);
-		assertThat(this.template.stats("large").ready()).isEqualTo(11);
+		assertThat(this.admin.stats("large").ready()).isEqualTo(11);
 	}
 
 	@Test
@@ -102,16 +105,16 @@ class BoundedCallsTests {
 		List<String> ids = buryJobs("graveyard", 2500);
 		this.server.command("CONFIG", "RESETSTAT");
 
-		List<JobInfo> all = this.template.deadJobs("graveyard", 0, 5000);
+		List<JobInfo> all = this.admin.deadJobs("graveyard", 0, 5000);
 
 		assertThat(all).extracting(JobInfo::id).containsExactlyElementsOf(ids);
 		assertThat(all).allSatisfy((job) -> assertThat(job.state()).isEqualTo(JobState.DEAD));
 		assertThat(evalShaCalls()).isEqualTo(3);
-		assertThat(this.template.deadJobs("graveyard", 1200, 1100)).extracting(JobInfo::id)
+		assertThat(this.admin.deadJobs("graveyard", 1200, 1100)).extracting(JobInfo::id)
 			.containsExactlyElementsOf(ids.subList(1200, 2300));
-		assertThat(this.template.deadJobs("graveyard", 2400, 1000)).extracting(JobInfo::id)
+		assertThat(this.admin.deadJobs("graveyard", 2400, 1000)).extracting(JobInfo::id)
 			.containsExactlyElementsOf(ids.subList(2400, 2500));
-		assertThat(this.template.deadJobs("graveyard", 3000, 10)).isEmpty();
+		assertThat(this.admin.deadJobs("graveyard", 3000, 10)).isEmpty();
 	}
 
 	@Test

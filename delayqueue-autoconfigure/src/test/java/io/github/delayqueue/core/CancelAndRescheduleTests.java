@@ -38,6 +38,8 @@ class CancelAndRescheduleTests {
 
 	private DelayQueueTemplate template;
 
+	private DelayQueueAdmin admin;
+
 	private JobClaims claims;
 
 	@BeforeEach
@@ -45,6 +47,7 @@ class CancelAndRescheduleTests {
 		server.flushAll();
 		this.fixture = new DelayQueueFixture(server);
 		this.template = this.fixture.template();
+		this.admin = this.fixture.admin();
 		this.claims = new JobClaims(this.fixture.scripts(), this.fixture.keys());
 	}
 
@@ -69,7 +72,7 @@ class CancelAndRescheduleTests {
 		assertThat(this.template.find("orders", jobs.ready())).isEmpty();
 		assertThat(this.template.find("orders", jobs.running()).orElseThrow().state()).isEqualTo(JobState.RUNNING);
 		assertThat(this.template.find("orders", jobs.dead()).orElseThrow().state()).isEqualTo(JobState.DEAD);
-		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 1, 1));
+		assertThat(this.admin.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 1, 1));
 		assertThat(claimAll("orders")).isEmpty();
 		assertThat(ghosts("orders")).isEmpty();
 	}
@@ -90,7 +93,7 @@ class CancelAndRescheduleTests {
 		assertThat(this.template.find("orders", jobs.ready()).orElseThrow().state()).isEqualTo(JobState.DELAYED);
 		assertThat(this.template.find("orders", jobs.running()).orElseThrow().state()).isEqualTo(JobState.RUNNING);
 		assertThat(this.template.find("orders", jobs.dead()).orElseThrow().state()).isEqualTo(JobState.DEAD);
-		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 2, 0, 1, 1));
+		assertThat(this.admin.stats("orders")).isEqualTo(new TopicStats("orders", 2, 0, 1, 1));
 		// The rescheduled job's old place in the ready list is a ghost: never delivered.
 		assertThat(claimAll("orders")).isEmpty();
 		assertThat(ghosts("orders")).isEmpty();
@@ -119,10 +122,10 @@ class CancelAndRescheduleTests {
 		this.template.send(JobRequest.builder("orders", "other").id("order-2").build());
 		assertThat(this.template.cancel("orders", "order-1")).isTrue();
 		assertThat(ghosts("orders")).containsEntry("order-1", "1").containsEntry("", "1");
-		assertThat(this.template.stats("orders").ready()).isEqualTo(1);
+		assertThat(this.admin.stats("orders").ready()).isEqualTo(1);
 
 		this.template.send(JobRequest.builder("orders", "new").id("order-1").build());
-		assertThat(this.template.stats("orders").ready()).isEqualTo(2);
+		assertThat(this.admin.stats("orders").ready()).isEqualTo(2);
 
 		List<ClaimedJob> delivered = claimAll("orders");
 		assertThat(delivered).extracting(ClaimedJob::id).containsExactlyInAnyOrder("order-1", "order-2");
@@ -130,7 +133,7 @@ class CancelAndRescheduleTests {
 			.singleElement()
 			.satisfies((job) -> assertThat(job.record()).endsWith("\"new\""));
 		assertThat(ghosts("orders")).isEmpty();
-		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 2, 0));
+		assertThat(this.admin.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 2, 0));
 	}
 
 	@Test
@@ -168,7 +171,7 @@ class CancelAndRescheduleTests {
 		this.template.send(JobRequest.builder("orders", "x").id("order-1").build());
 		assertThat(this.template.reschedule("orders", "order-1", Duration.ofSeconds(1))).isTrue();
 		long due = this.template.find("orders", "order-1").orElseThrow().dueAt().toEpochMilli();
-		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 1, 0, 0, 0));
+		assertThat(this.admin.stats("orders")).isEqualTo(new TopicStats("orders", 1, 0, 0, 0));
 
 		List<ClaimedJob> delivered = new ArrayList<>();
 		List<Long> claimedAt = new ArrayList<>();
@@ -192,7 +195,7 @@ class CancelAndRescheduleTests {
 		}
 		// Cancelled between the consumer's blocking move and its claim.
 		assertThat(this.template.cancel("orders", "order-1")).isTrue();
-		assertThat(this.template.stats("orders").ready()).isZero();
+		assertThat(this.admin.stats("orders").ready()).isZero();
 
 		Claim claim = this.claims.claim("orders", "order-1", 0, TTR);
 
@@ -209,12 +212,12 @@ class CancelAndRescheduleTests {
 		}
 		this.template.send(JobRequest.builder("orders", "kept").id("order-1").build());
 		assertThat(ghosts("orders")).containsEntry("order-1", "3").containsEntry("", "3");
-		assertThat(this.template.stats("orders").ready()).isEqualTo(1);
+		assertThat(this.admin.stats("orders").ready()).isEqualTo(1);
 
 		List<ClaimedJob> delivered = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
 			delivered.addAll(this.claims.claim("orders", null, 1, TTR).jobs());
-			assertThat(this.template.stats("orders").ready()).isEqualTo(delivered.isEmpty() ? 1 : 0);
+			assertThat(this.admin.stats("orders").ready()).isEqualTo(delivered.isEmpty() ? 1 : 0);
 		}
 		assertThat(delivered).singleElement().satisfies((job) -> assertThat(job.record()).endsWith("\"kept\""));
 		assertThat(ghosts("orders")).isEmpty();
@@ -261,7 +264,7 @@ class CancelAndRescheduleTests {
 
 			String stats = server.command("INFO", "commandstats");
 			assertThat(stats).contains("cmdstat_evalsha").doesNotContain("cmdstat_lrem").doesNotContain("cmdstat_lpos");
-			assertThat(template.stats("big").ready()).isEqualTo(300_000);
+			assertThat(dedicated.admin().stats("big").ready()).isEqualTo(300_000);
 		}
 	}
 

@@ -4,9 +4,17 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.store.JobRecordCodec;
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.store.ScriptRunner;
 import io.github.delayqueue.test.RedisTestServer;
 import io.lettuce.core.LettuceFutures;
@@ -91,7 +99,7 @@ class CommandTimeoutTests {
 		await().atMost(Duration.ofSeconds(60))
 			.ignoreExceptionsInstanceOf(DataAccessException.class)
 			.untilAsserted(() -> assertThat(template.send("orders", "after")).isNotBlank());
-		assertThat(template.stats("orders").ready()).isEqualTo(1);
+		assertThat(admin(new ScriptRunner(redis())).stats("orders").ready()).isEqualTo(1);
 	}
 
 	@Test
@@ -143,6 +151,11 @@ class CommandTimeoutTests {
 		StringRedisTemplate redis = new StringRedisTemplate(this.factory);
 		redis.afterPropertiesSet();
 		return redis;
+	}
+
+	private static DelayQueueAdmin admin(ScriptRunner scripts) {
+		return new DefaultDelayQueueAdmin(
+				new JobStore(scripts, new DelayQueueKeys("dq"), new JobRecordCodec(JsonMapper.builder().build())));
 	}
 
 	private static DelayQueueTemplate template(ScriptRunner scripts) {

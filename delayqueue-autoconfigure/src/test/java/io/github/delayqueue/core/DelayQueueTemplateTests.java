@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.JobIdGenerator;
 import io.github.delayqueue.store.DelayQueueScript;
 import io.github.delayqueue.store.JobRecord;
 import io.github.delayqueue.store.TopicKeys;
@@ -36,11 +38,14 @@ class DelayQueueTemplateTests {
 
 	private DelayQueueTemplate template;
 
+	private DelayQueueAdmin admin;
+
 	@BeforeEach
 	void setUp(RedisTestServer server) {
 		server.flushAll();
 		this.fixture = new DelayQueueFixture(server);
 		this.template = this.fixture.template();
+		this.admin = this.fixture.admin();
 	}
 
 	@AfterEach
@@ -144,7 +149,7 @@ class DelayQueueTemplateTests {
 			.satisfies((ex) -> assertThat(ex.getJobIds()).containsExactly("same"));
 
 		assertThat(this.template.find("orders", "same")).contains(before);
-		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 1, 0, 0, 0));
+		assertThat(this.admin.stats("orders")).isEqualTo(new TopicStats("orders", 1, 0, 0, 0));
 	}
 
 	@Test
@@ -155,7 +160,7 @@ class DelayQueueTemplateTests {
 		for (int i = 1; i < claimed.size(); i += 3) {
 			bury("orders", (String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "boom");
 		}
-		assertThat(this.template.stats("orders").dead()).isEqualTo(2);
+		assertThat(this.admin.stats("orders").dead()).isEqualTo(2);
 
 		this.template.send(JobRequest.builder("orders", "second").id("order-7").delay(Duration.ofHours(1)).build());
 		this.template.sendAll(List.of(JobRequest.builder("orders", "second").id("order-8").build()));
@@ -166,8 +171,8 @@ class DelayQueueTemplateTests {
 		assertThat(delayed.attempts()).isZero();
 		assertThat(delayed.lastError()).isNull();
 		assertThat(this.template.find("orders", "order-8").orElseThrow().state()).isEqualTo(JobState.READY);
-		assertThat(this.template.deadJobs("orders", 0, 10)).isEmpty();
-		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 1, 1, 0, 0));
+		assertThat(this.admin.deadJobs("orders", 0, 10)).isEmpty();
+		assertThat(this.admin.stats("orders")).isEqualTo(new TopicStats("orders", 1, 1, 0, 0));
 	}
 
 	@Test
@@ -198,7 +203,7 @@ class DelayQueueTemplateTests {
 			.withMessageContaining("'orders'")
 			.withMessageContaining("'" + taken.get(3) + "'")
 			.satisfies((ex) -> assertThat(ex.getJobIds()).containsExactly(taken.get(3)));
-		assertThat(this.template.stats("orders").ready()).isEqualTo(4);
+		assertThat(this.admin.stats("orders").ready()).isEqualTo(4);
 	}
 
 	@Test
@@ -299,9 +304,9 @@ class DelayQueueTemplateTests {
 
 		assertThat(ids).hasSize(2500).doesNotHaveDuplicates();
 		assertThat(this.template.find("odd", ids.get(7)).orElseThrow().payloadJson()).isEqualTo("7");
-		TopicStats even = this.template.stats("even");
+		TopicStats even = this.admin.stats("even");
 		assertThat(even.delayed() + even.ready()).isEqualTo(1250);
-		assertThat(this.template.topics()).containsExactly("even", "odd");
+		assertThat(this.admin.topics()).containsExactly("even", "odd");
 	}
 
 	@Test
@@ -339,14 +344,14 @@ class DelayQueueTemplateTests {
 		assertThat(this.template.cancel("orders", running)).isFalse();
 		assertThat(this.template.cancel("orders", "missing")).isFalse();
 		assertThat(this.template.find("orders", delayed)).isEmpty();
-		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 2, 0));
+		assertThat(this.admin.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 2, 0));
 	}
 
 	@Test
 	void cancelsAReadyJob() {
 		String ready = this.template.send("orders", "r");
 		assertThat(this.template.cancel("orders", ready)).isTrue();
-		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 0, 0));
+		assertThat(this.admin.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 0, 0));
 		// Its id stays in the ready list as a ghost, which the next claim drops.
 		assertThat(claimAll("orders")).hasSize(1);
 		assertThat(this.fixture.redis().keys("{dq:orders}*")).isEmpty();
@@ -382,7 +387,7 @@ class DelayQueueTemplateTests {
 	@Test
 	void findsNothingForUnknownJobs() {
 		assertThat(this.template.find("orders", "nope")).isEmpty();
-		assertThat(this.template.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 0, 0));
+		assertThat(this.admin.stats("orders")).isEqualTo(new TopicStats("orders", 0, 0, 0, 0));
 	}
 
 	@Test
@@ -396,22 +401,22 @@ class DelayQueueTemplateTests {
 			bury("mail", (String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "boom " + claimed.get(i));
 		}
 
-		List<JobInfo> page = this.template.deadJobs("mail", 1, 2);
+		List<JobInfo> page = this.admin.deadJobs("mail", 1, 2);
 		assertThat(page).hasSize(2).allSatisfy((job) -> {
 			assertThat(job.state()).isEqualTo(JobState.DEAD);
 			assertThat(job.attempts()).isEqualTo(1);
 			assertThat(job.lastError()).isEqualTo("boom " + job.id());
 		});
-		assertThat(this.template.deadJobs("mail", 0, 10)).extracting(JobInfo::id).containsExactlyElementsOf(ids);
+		assertThat(this.admin.deadJobs("mail", 0, 10)).extracting(JobInfo::id).containsExactlyElementsOf(ids);
 
-		assertThat(this.template.requeueDead("mail", ids.get(0))).isTrue();
-		assertThat(this.template.requeueDead("mail", ids.get(0))).isFalse();
+		assertThat(this.admin.requeueDead("mail", ids.get(0))).isTrue();
+		assertThat(this.admin.requeueDead("mail", ids.get(0))).isFalse();
 		JobInfo requeued = this.template.find("mail", ids.get(0)).orElseThrow();
 		assertThat(requeued.state()).isEqualTo(JobState.READY);
 		assertThat(requeued.attempts()).isZero();
 
-		assertThat(this.template.purgeDead("mail")).isEqualTo(4);
-		assertThat(this.template.stats("mail")).isEqualTo(new TopicStats("mail", 0, 1, 0, 0));
+		assertThat(this.admin.purgeDead("mail")).isEqualTo(4);
+		assertThat(this.admin.stats("mail")).isEqualTo(new TopicStats("mail", 0, 1, 0, 0));
 		assertThat(this.fixture.redis().<String, String>opsForHash().keys("{dq:mail}:jobs"))
 			.containsExactly(ids.get(0));
 		assertThat(this.fixture.redis().<String, String>opsForHash().keys("{dq:mail}:errors"))
@@ -429,9 +434,9 @@ class DelayQueueTemplateTests {
 		for (int i = 1; i < claimed.size(); i += 3) {
 			bury("bulk", (String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "x");
 		}
-		assertThat(this.template.stats("bulk").dead()).isEqualTo(1200);
-		assertThat(this.template.requeueDead("bulk")).isEqualTo(1200);
-		assertThat(this.template.stats("bulk")).isEqualTo(new TopicStats("bulk", 0, 1200, 0, 0));
+		assertThat(this.admin.stats("bulk").dead()).isEqualTo(1200);
+		assertThat(this.admin.requeueDead("bulk")).isEqualTo(1200);
+		assertThat(this.admin.stats("bulk")).isEqualTo(new TopicStats("bulk", 0, 1200, 0, 0));
 	}
 
 	@Test
@@ -451,7 +456,7 @@ class DelayQueueTemplateTests {
 	void listsEveryTopicThatHadJobs() {
 		this.template.send("a", 1);
 		this.template.send("b.c", 2, Duration.ofHours(1));
-		assertThat(this.template.topics()).isEqualTo(Set.of("a", "b.c"));
+		assertThat(this.admin.topics()).isEqualTo(Set.of("a", "b.c"));
 	}
 
 	// The claim script's reply shape, {now, id, attempt, record, ...}, for every ready

@@ -29,11 +29,14 @@ class JobPagesTests {
 
 	private DelayQueueTemplate template;
 
+	private DelayQueueAdmin admin;
+
 	@BeforeEach
 	void setUp(RedisTestServer server) {
 		server.flushAll();
 		this.fixture = new DelayQueueFixture(server);
 		this.template = this.fixture.template();
+		this.admin = this.fixture.admin();
 	}
 
 	@AfterEach
@@ -47,12 +50,12 @@ class JobPagesTests {
 		for (int i = 5; i >= 1; i--) {
 			ids.add(0, this.template.send("paged", "in-" + i, Duration.ofMinutes(i)));
 		}
-		assertThat(this.template.jobs("paged", JobState.DELAYED, 0, 2)).extracting(JobInfo::id)
+		assertThat(this.admin.jobs("paged", JobState.DELAYED, 0, 2)).extracting(JobInfo::id)
 			.containsExactlyElementsOf(ids.subList(0, 2));
-		assertThat(this.template.jobs("paged", JobState.DELAYED, 2, 10)).extracting(JobInfo::id)
+		assertThat(this.admin.jobs("paged", JobState.DELAYED, 2, 10)).extracting(JobInfo::id)
 			.containsExactlyElementsOf(ids.subList(2, 5));
-		assertThat(this.template.jobs("paged", JobState.DELAYED, 0, 1).get(0).state()).isEqualTo(JobState.DELAYED);
-		assertThat(this.template.jobs("paged", JobState.DELAYED, 5, 10)).isEmpty();
+		assertThat(this.admin.jobs("paged", JobState.DELAYED, 0, 1).get(0).state()).isEqualTo(JobState.DELAYED);
+		assertThat(this.admin.jobs("paged", JobState.DELAYED, 5, 10)).isEmpty();
 	}
 
 	@Test
@@ -62,7 +65,7 @@ class JobPagesTests {
 			ids.add(this.template.send("ready.paged", "job-" + i));
 		}
 		this.template.cancel("ready.paged", ids.get(1));
-		List<JobInfo> page = this.template.jobs("ready.paged", JobState.READY, 0, 10);
+		List<JobInfo> page = this.admin.jobs("ready.paged", JobState.READY, 0, 10);
 		assertThat(page).extracting(JobInfo::id)
 			.containsExactly(ids.get(0), ids.get(2), ids.get(3), ids.get(4), ids.get(5));
 		assertThat(page).extracting(JobInfo::state).containsOnly(JobState.READY);
@@ -70,30 +73,29 @@ class JobPagesTests {
 		// Three entries: the first job, the cancelled one's ghost (dropped), the third
 		// job.
 		claims.claim("ready.paged", null, 3, Duration.ofMinutes(1));
-		assertThat(this.template.jobs("ready.paged", JobState.READY, 0, 10)).extracting(JobInfo::id)
+		assertThat(this.admin.jobs("ready.paged", JobState.READY, 0, 10)).extracting(JobInfo::id)
 			.containsExactly(ids.get(3), ids.get(4), ids.get(5));
-		assertThat(this.template.jobs("ready.paged", JobState.RUNNING, 0, 10)).extracting(JobInfo::id)
+		assertThat(this.admin.jobs("ready.paged", JobState.RUNNING, 0, 10)).extracting(JobInfo::id)
 			.containsExactly(ids.get(0), ids.get(2));
 	}
 
 	@Test
 	void pagesReadyJobsOfAPartitionedTopicWithGhostsNeitherSkippingNorRepeatingOne() {
 		DelayQueueKeys keys = new DelayQueueKeys(DelayQueueFixture.PREFIX, (topic) -> 8);
-		DelayQueueTemplate partitioned = new DelayQueueTemplate(
-				new JobStore(this.fixture.scripts(), keys, this.fixture.codec()), this.fixture.codec(),
-				this.fixture.jsonMapper());
-		assertPagesHoldEveryReadyJobOnce(partitioned, "ready.partitioned");
+		JobStore store = new JobStore(this.fixture.scripts(), keys, this.fixture.codec());
+		DelayQueueTemplate partitioned = new DelayQueueTemplate(store, this.fixture.codec(), this.fixture.jsonMapper());
+		assertPagesHoldEveryReadyJobOnce(partitioned, new DefaultDelayQueueAdmin(store), "ready.partitioned");
 	}
 
 	@Test
 	void pagesReadyJobsWithGhostsNeitherSkippingNorRepeatingOne() {
-		assertPagesHoldEveryReadyJobOnce(this.template, "ready.ghosts");
+		assertPagesHoldEveryReadyJobOnce(this.template, this.admin, "ready.ghosts");
 	}
 
 	// Cancelled READY jobs leave ghost entries in the ready lists of every partition;
 	// pages of seven, a size that shares no factor with the spacing of the ghosts, must
 	// still hold each remaining job once.
-	private void assertPagesHoldEveryReadyJobOnce(DelayQueueTemplate queue, String topic) {
+	private void assertPagesHoldEveryReadyJobOnce(DelayQueueTemplate queue, DelayQueueAdmin admin, String topic) {
 		List<String> ids = new ArrayList<>();
 		for (int i = 0; i < 300; i++) {
 			ids.add(queue.send(topic, "job-" + i));
@@ -107,24 +109,24 @@ class JobPagesTests {
 				remaining.add(ids.get(i));
 			}
 		}
-		assertThat(queue.stats(topic).ready()).isEqualTo(remaining.size());
+		assertThat(admin.stats(topic).ready()).isEqualTo(remaining.size());
 		List<String> paged = new ArrayList<>();
 		for (int offset = 0; offset < 300; offset += 7) {
-			queue.jobs(topic, JobState.READY, offset, 7).forEach((job) -> paged.add(job.id()));
+			admin.jobs(topic, JobState.READY, offset, 7).forEach((job) -> paged.add(job.id()));
 		}
 		assertThat(paged).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(remaining);
-		assertThat(queue.jobs(topic, JobState.READY, 0, 1000)).extracting(JobInfo::id).containsExactlyElementsOf(paged);
+		assertThat(admin.jobs(topic, JobState.READY, 0, 1000)).extracting(JobInfo::id).containsExactlyElementsOf(paged);
 	}
 
 	@Test
 	void refusesANegativePageOrAMissingStateBeforeAskingRedis() {
 		assertThatExceptionOfType(InvalidJobException.class)
-			.isThrownBy(() -> this.template.jobs("paged", JobState.DEAD, -1, 10))
+			.isThrownBy(() -> this.admin.jobs("paged", JobState.DEAD, -1, 10))
 			.withMessageContaining("-1");
-		assertThatExceptionOfType(InvalidJobException.class).isThrownBy(() -> this.template.jobs("paged", null, 0, 10))
+		assertThatExceptionOfType(InvalidJobException.class).isThrownBy(() -> this.admin.jobs("paged", null, 0, 10))
 			.withMessageContaining("state");
 		assertThatExceptionOfType(InvalidJobException.class)
-			.isThrownBy(() -> this.template.jobs("bad topic", JobState.DEAD, 0, 10))
+			.isThrownBy(() -> this.admin.jobs("bad topic", JobState.DEAD, 0, 10))
 			.withMessageContaining("bad topic");
 	}
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
@@ -62,9 +63,10 @@ class DashboardApiIntegrationTests {
 	void showsTopicsWithCountsPauseListenersAndDueLag() throws Exception {
 		String base = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		queue.send("shown", "a", Duration.ofHours(1));
 		queue.send("unheard", "b");
-		queue.pause("unheard");
+		admin.pause("unheard");
 
 		Answer topics = get(base + "/api/topics");
 
@@ -86,6 +88,7 @@ class DashboardApiIntegrationTests {
 	void pagesJobsAndShowsOneWithItsPayloadUnlessHidden() throws Exception {
 		String base = start("delayqueue.dashboard.show-payloads=always");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		String sooner = queue.send(JobRequest.builder("paged", new Order(1))
 			.header("Authorization", "Bearer secret")
 			.delay(Duration.ofMinutes(1))
@@ -125,14 +128,15 @@ class DashboardApiIntegrationTests {
 	void actsWhenWritableAndSameOrigin() throws Exception {
 		String base = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		String delayed = queue.send("acted", "x", Duration.ofHours(1));
 
 		assertThat(post(base + "/api/topics/acted/jobs/" + delayed + "/run-now", origin(base)).status()).isEqualTo(200);
 		assertThat(queue.find("acted", delayed).orElseThrow().state()).isEqualTo(JobState.READY);
 		assertThat(post(base + "/api/topics/acted/pause", null).status()).isEqualTo(200);
-		assertThat(queue.isPaused("acted")).isTrue();
+		assertThat(admin.isPaused("acted")).isTrue();
 		assertThat(post(base + "/api/topics/acted/resume", origin(base)).status()).isEqualTo(200);
-		assertThat(queue.isPaused("acted")).isFalse();
+		assertThat(admin.isPaused("acted")).isFalse();
 		assertThat(delete(base + "/api/topics/acted/jobs/" + delayed).status()).isEqualTo(200);
 		assertThat(queue.find("acted", delayed)).isEmpty();
 
@@ -155,12 +159,13 @@ class DashboardApiIntegrationTests {
 	void refusesChangesWhenReadOnlyOrFromAnotherOrigin() throws Exception {
 		String readOnly = start();
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		String id = queue.send("guarded", "x", Duration.ofHours(1));
 		Answer refused = post(readOnly + "/api/topics/guarded/pause", origin(readOnly));
 		assertThat(refused.status()).isEqualTo(403);
 		assertThat(refused.json().path("message").asString()).contains("read-only");
 		assertThat(delete(readOnly + "/api/topics/guarded/jobs/" + id).status()).isEqualTo(403);
-		assertThat(queue.isPaused("guarded")).isFalse();
+		assertThat(admin.isPaused("guarded")).isFalse();
 		assertThat(queue.find("guarded", id)).isPresent();
 
 		String writable = start("delayqueue.dashboard.read-only=false");
@@ -171,7 +176,7 @@ class DashboardApiIntegrationTests {
 			.header("Sec-Fetch-Site", "cross-site")
 			.POST(HttpRequest.BodyPublishers.noBody()));
 		assertThat(crossSite.status()).isEqualTo(403);
-		assertThat(queue.isPaused("guarded")).isFalse();
+		assertThat(admin.isPaused("guarded")).isFalse();
 	}
 
 	@Test
@@ -231,7 +236,7 @@ class DashboardApiIntegrationTests {
 		assertThat(shown.statusCode()).isEqualTo(200);
 		assertThat(shown.body()).contains("href=\"delayqueue/assets/dashboard.css\"").doesNotContain("\"/delayqueue");
 		assertThat(paused.status()).isEqualTo(200);
-		assertThat(bean(DelayQueueOperations.class).isPaused("proxied")).isTrue();
+		assertThat(bean(DelayQueueAdmin.class).isPaused("proxied")).isTrue();
 		assertThat(post(base + "/api/topics/proxied/resume", origin(base)).status()).isEqualTo(200);
 	}
 
@@ -239,6 +244,7 @@ class DashboardApiIntegrationTests {
 	void answersSettingsOneTopicAndALookupByIdInEveryTopic() throws Exception {
 		String base = start("delayqueue.dashboard.show-payloads=never");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		queue.send(JobRequest.builder("lookup.second", new Order(5)).id("needle").delay(Duration.ofHours(1)).build());
 		queue.send("lookup.first", new Order(6), Duration.ofHours(1));
 

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
@@ -65,6 +66,7 @@ class DashboardBrowserTests {
 	void overviewShowsTopicsCountsListenersAndThroughput() throws Exception {
 		String page = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		for (int i = 0; i < 40; i++) {
 			queue.send("orders.confirm", "order-" + i);
 		}
@@ -72,7 +74,7 @@ class DashboardBrowserTests {
 			queue.send("orders.timeout", "late-" + i, Duration.ofMinutes(30));
 		}
 		queue.send("invoices.unheard", "invoice-1");
-		await().atMost(PATIENCE).until(() -> queue.stats("orders.confirm").pending() == 0);
+		await().atMost(PATIENCE).until(() -> admin.stats("orders.confirm").pending() == 0);
 
 		this.browser.open(page);
 
@@ -114,6 +116,7 @@ class DashboardBrowserTests {
 	void jobFoundByIdFromTheOverviewOpensItsDetail() throws Exception {
 		String page = start("delayqueue.dashboard.read-only=false", "delayqueue.dashboard.show-payloads=always");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		queue.send(JobRequest.builder("orders.timeout", new Order(42, "EUR"))
 			.id("order-42")
 			.delay(Duration.ofHours(2))
@@ -140,6 +143,7 @@ class DashboardBrowserTests {
 	void cancellingAJobAsksOnceMore() throws Exception {
 		String page = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		queue.send(JobRequest.builder("orders.timeout", new Order(7, "EUR"))
 			.id("order-7")
 			.delay(Duration.ofHours(2))
@@ -164,10 +168,11 @@ class DashboardBrowserTests {
 	void deadJobIsRequeuedFromItsTopicAndTheCountsChange() throws Exception {
 		String page = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		for (int i = 0; i < 3; i++) {
 			queue.send(JobRequest.builder("payments.capture", Map.of("payment", i)).id("payment-" + i).build());
 		}
-		await().atMost(PATIENCE).until(() -> queue.stats("payments.capture").dead() == 3);
+		await().atMost(PATIENCE).until(() -> admin.stats("payments.capture").dead() == 3);
 
 		this.browser.open(page + "#/topics/payments.capture?state=dead&size=20");
 		await().atMost(PATIENCE).untilAsserted(() -> {
@@ -196,34 +201,36 @@ class DashboardBrowserTests {
 			assertThat(this.browser.text("#notice")).contains("2 dead jobs of payments.capture were requeued");
 		});
 		await().atMost(PATIENCE)
-			.until(() -> queue.stats("payments.capture").pending() + queue.stats("payments.capture").dead() == 0);
+			.until(() -> admin.stats("payments.capture").pending() + admin.stats("payments.capture").dead() == 0);
 	}
 
 	@Test
 	void pauseFromTheTopicStopsClaimsAndResumeLetsThemRun() {
 		String page = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		this.browser.open(page + "#/topics/orders.timeout");
 		await().atMost(PATIENCE).until(() -> !this.browser.all("button[data-action='pause']").isEmpty());
 
 		this.browser.click("button[data-action='pause']");
 		await().atMost(PATIENCE).untilAsserted(() -> assertThat(this.browser.text("#topic-facts")).contains("paused"));
-		assertThat(queue.isPaused("orders.timeout")).isTrue();
+		assertThat(admin.isPaused("orders.timeout")).isTrue();
 		queue.send("orders.timeout", "held");
 		await().atMost(PATIENCE)
 			.untilAsserted(() -> assertThat(this.browser.text("a[data-tab='ready'] .tab-count")).isEqualTo("1"));
 
 		this.browser.click("button[data-action='resume']");
-		await().atMost(PATIENCE).until(() -> queue.stats("orders.timeout").pending() == 0);
-		assertThat(queue.isPaused("orders.timeout")).isFalse();
+		await().atMost(PATIENCE).until(() -> admin.stats("orders.timeout").pending() == 0);
+		assertThat(admin.isPaused("orders.timeout")).isFalse();
 	}
 
 	@Test
 	void readOnlyPageUnderAContextPathShowsNoActionAndRefusesAForgedPost() throws Exception {
 		String page = start("server.servlet.context-path=/ops");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		queue.send(JobRequest.builder("payments.capture", Map.of("payment", 7)).id("payment-7").build());
-		await().atMost(PATIENCE).until(() -> queue.stats("payments.capture").dead() == 1);
+		await().atMost(PATIENCE).until(() -> admin.stats("payments.capture").dead() == 1);
 		queue.send("orders.timeout", "soon", Duration.ofHours(1));
 
 		this.browser.open(page + "#/topics/payments.capture?state=dead");
@@ -233,22 +240,23 @@ class DashboardBrowserTests {
 		});
 		assertThat(this.browser.all("button[data-action]")).isEmpty();
 		this.browser.open(page + "#/topics/orders.timeout/jobs/"
-				+ queue.jobs("orders.timeout", JobState.DELAYED, 0, 1).get(0).id());
+				+ admin.jobs("orders.timeout", JobState.DELAYED, 0, 1).get(0).id());
 		await().atMost(PATIENCE).untilAsserted(() -> assertThat(this.browser.text("#job-state")).isEqualTo("delayed"));
 		assertThat(this.browser.all("button[data-action]")).isEmpty();
 
 		long status = this.browser.fetchStatus("POST", "delayqueue/api/topics/payments.capture/jobs/payment-7/requeue");
 
 		assertThat(status).isEqualTo(403);
-		assertThat(queue.stats("payments.capture").dead()).isEqualTo(1);
+		assertThat(admin.stats("payments.capture").dead()).isEqualTo(1);
 	}
 
 	@Test
 	void postFromAnotherOriginIsRefused() throws Exception {
 		String page = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		queue.send(JobRequest.builder("payments.capture", Map.of("payment", 9)).id("payment-9").build());
-		await().atMost(PATIENCE).until(() -> queue.stats("payments.capture").dead() == 1);
+		await().atMost(PATIENCE).until(() -> admin.stats("payments.capture").dead() == 1);
 		String target = page + "/api/topics/payments.capture/jobs/payment-9/requeue";
 		String elsewhere = page.replace("localhost", "127.0.0.1");
 		this.browser.open(elsewhere);
@@ -257,12 +265,12 @@ class DashboardBrowserTests {
 		long crossOrigin = this.browser.fetchStatus("POST", target);
 
 		assertThat(crossOrigin).isEqualTo(-1);
-		assertThat(queue.stats("payments.capture").dead()).isEqualTo(1);
+		assertThat(admin.stats("payments.capture").dead()).isEqualTo(1);
 		bean(PaymentService.class).fixed.set(true);
 		this.browser.open(page);
 		assertThat(this.browser.fetchStatus("POST", target)).isEqualTo(200);
 		await().atMost(PATIENCE)
-			.until(() -> queue.stats("payments.capture").dead() + queue.stats("payments.capture").pending() == 0);
+			.until(() -> admin.stats("payments.capture").dead() + admin.stats("payments.capture").pending() == 0);
 	}
 
 	private String start(String... properties) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.test.RedisExtension;
@@ -54,6 +55,7 @@ class DashboardHostileRequestTests {
 	void readOnlyRefusesEverySpellingOfEveryAction() throws Exception {
 		int port = start();
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		String delayed = queue.send(TOPIC, "x", Duration.ofHours(1));
 
 		List<String> accepted = new ArrayList<>();
@@ -69,7 +71,7 @@ class DashboardHostileRequestTests {
 		}
 
 		assertThat(accepted).as("changes accepted by a read-only dashboard").isEmpty();
-		assertThat(queue.isPaused(TOPIC)).isFalse();
+		assertThat(admin.isPaused(TOPIC)).isFalse();
 		assertThat(queue.find(TOPIC, delayed).orElseThrow().state()).isEqualTo(JobState.DELAYED);
 	}
 
@@ -77,17 +79,19 @@ class DashboardHostileRequestTests {
 	void readOnlyRefusesAPathParameterSpellingThatReachesTheAction() throws Exception {
 		int port = start();
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 
 		int status = request(port, "POST", "/delayqueue;x=1/api/topics/" + TOPIC + "/pause", null);
 
 		assertThat(status).isEqualTo(403);
-		assertThat(queue.isPaused(TOPIC)).isFalse();
+		assertThat(admin.isPaused(TOPIC)).isFalse();
 	}
 
 	@Test
 	void writableRefusesEverySpellingFromAnotherOrigin() throws Exception {
 		int port = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		String delayed = queue.send(TOPIC, "x", Duration.ofHours(1));
 
 		List<String> accepted = new ArrayList<>();
@@ -105,7 +109,7 @@ class DashboardHostileRequestTests {
 		}
 
 		assertThat(accepted).as("changes accepted from another origin").isEmpty();
-		assertThat(queue.isPaused(TOPIC)).isFalse();
+		assertThat(admin.isPaused(TOPIC)).isFalse();
 		assertThat(queue.find(TOPIC, delayed).orElseThrow().state()).isEqualTo(JobState.DELAYED);
 	}
 
@@ -113,12 +117,13 @@ class DashboardHostileRequestTests {
 	void writableActsOnASpellingItRoutesWhenTheRequestIsSameOrigin() throws Exception {
 		int port = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 
 		int status = request(port, "POST", "/delayqueue;x=1/api/topics/" + TOPIC + "/pause",
 				"Origin: http://localhost:" + port);
 
 		assertThat(status).isEqualTo(200);
-		assertThat(queue.isPaused(TOPIC)).isTrue();
+		assertThat(admin.isPaused(TOPIC)).isTrue();
 	}
 
 	@Test

@@ -12,10 +12,11 @@ import java.util.List;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.autoconfigure.InvalidDelayQueuePropertiesException;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
-import io.github.delayqueue.listener.ListenerPresence;
+import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
@@ -65,6 +66,7 @@ class DashboardSecretsTests {
 	void hidesPayloadsHeaderValuesErrorMessagesAndHostNamesByDefault() throws Exception {
 		String base = start();
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		String pending = queue.send(JobRequest.builder("secrets", "{\"card\":\"4111\"}")
 			.header("Authorization", "Bearer secret-token")
 			.delay(Duration.ofHours(1))
@@ -95,6 +97,7 @@ class DashboardSecretsTests {
 	void showsThemWhenSetToAlways() throws Exception {
 		String base = start("delayqueue.dashboard.show-payloads=always");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		String pending = queue.send(JobRequest.builder("secrets", "{\"card\":\"4111\"}")
 			.header("Authorization", "Bearer secret-token")
 			.delay(Duration.ofHours(1))
@@ -115,6 +118,7 @@ class DashboardSecretsTests {
 		start("delayqueue.dashboard.read-only=false", "server.port=" + port,
 				"delayqueue.dashboard.allowed-origins=http://ops.example:8443, HTTP://LOCALHOST:" + port);
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 
 		// A name an attacker points at this server (DNS rebinding): Host and Origin
 		// agree,
@@ -130,7 +134,7 @@ class DashboardSecretsTests {
 		assertThat(reboundChange).startsWith("HTTP/1.1 403");
 		assertThat(listedRead).startsWith("HTTP/1.1 200");
 		assertThat(fromOtherListedOrigin).startsWith("HTTP/1.1 200");
-		assertThat(queue.isPaused("guarded")).isTrue();
+		assertThat(admin.isPaused("guarded")).isTrue();
 	}
 
 	@Test

@@ -87,6 +87,7 @@ class ThroughputFlusherTests {
 		runner.withPropertyValues("delayqueue.history.flush-interval=0s")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
+				.rootCause()
 				.hasMessageContaining("delayqueue.history.flush-interval"));
 	}
 

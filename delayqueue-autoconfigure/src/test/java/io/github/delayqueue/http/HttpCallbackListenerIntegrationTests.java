@@ -9,6 +9,7 @@ import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueHttpCallbackAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueListenerAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueSchedulerAutoConfiguration;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.JobInfo;
@@ -66,6 +67,7 @@ class HttpCallbackListenerIntegrationTests {
 	void completesTheJobWhenTheCallbackAnswers2xx() {
 		run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			String id = queue.send(TOPIC,
 					HttpCallback.post(this.http.url("/notify"))
 						.header("Content-Type", "application/json")
@@ -78,7 +80,7 @@ class HttpCallbackListenerIntegrationTests {
 				assertThat(request.header("Content-Type")).isEqualTo("application/json");
 				assertThat(request.body()).isEqualTo("{\"order\":42}");
 			});
-			assertThat(queue.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
+			assertThat(admin.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
 		});
 	}
 
@@ -87,6 +89,7 @@ class HttpCallbackListenerIntegrationTests {
 		this.http.respond("/flaky", Response.status(503), Response.status(500), Response.status(200));
 		run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			String id = queue.send(TOPIC, HttpCallback.get(this.http.url("/flaky")).build());
 
 			await().atMost(WAIT).until(() -> queue.find(TOPIC, id).isEmpty());
@@ -99,6 +102,7 @@ class HttpCallbackListenerIntegrationTests {
 		this.http.respond("/down", Response.status(500, "database unavailable"));
 		run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			String id = queue.send(TOPIC, HttpCallback.get(this.http.url("/down")).build());
 
 			JobInfo dead = awaitDead(queue, id);
@@ -115,6 +119,7 @@ class HttpCallbackListenerIntegrationTests {
 		this.http.respond("/orders/7", Response.status(422, "{\"error\":\"order 7 is closed\"}"));
 		run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			String id = queue.send(TOPIC, HttpCallback.put(this.http.url("/orders/7")).body("{}").build());
 
 			JobInfo dead = awaitDead(queue, id);
@@ -130,6 +135,7 @@ class HttpCallbackListenerIntegrationTests {
 		this.http.hang("/slow");
 		run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			String id = queue.send(TOPIC,
 					HttpCallback.get(this.http.url("/slow")).timeout(Duration.ofMillis(300)).build());
 
@@ -145,6 +151,7 @@ class HttpCallbackListenerIntegrationTests {
 		this.http.respond("/limited", Response.status(429).header("Retry-After", "2"), Response.status(204));
 		run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			String id = queue.send(TOPIC, HttpCallback.get(this.http.url("/limited")).build());
 
 			await().atMost(WAIT).until(() -> queue.find(TOPIC, id).isEmpty());
@@ -160,12 +167,13 @@ class HttpCallbackListenerIntegrationTests {
 	void refusesACallbackToAHostOutsideTheAllowListWhenItIsSent() {
 		run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 
 			assertThatExceptionOfType(InvalidJobException.class)
 				.isThrownBy(() -> queue.send(TOPIC, HttpCallback.get(this.http.url("localhost", "/x")).build()))
 				.withMessageContaining("'localhost'")
 				.withMessageContaining("delayqueue.http-callback.allowed-hosts");
-			assertThat(queue.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
+			assertThat(admin.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
 		});
 	}
 
@@ -198,6 +206,7 @@ class HttpCallbackListenerIntegrationTests {
 		this.http.respond("/old", Response.status(307).header("Location", this.http.url("localhost", "/new")));
 		run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			String id = queue.send(TOPIC, HttpCallback.post(this.http.url("/old")).body("x").build());
 
 			JobInfo dead = awaitDead(queue, id);
@@ -214,6 +223,7 @@ class HttpCallbackListenerIntegrationTests {
 		contextRunner().withPropertyValues("delayqueue.http-callback.topic=webhooks").run((context) -> {
 			assertThat(context).hasNotFailed();
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			String id = queue.send("webhooks", HttpCallback.get(this.http.url("/hook")).build());
 
 			await().atMost(WAIT).until(() -> queue.find("webhooks", id).isEmpty());
@@ -230,6 +240,7 @@ class HttpCallbackListenerIntegrationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				assertThatExceptionOfType(InvalidJobException.class)
 					.isThrownBy(() -> queue.send(TOPIC, HttpCallback.get(this.http.url("/closed")).build()))
 					.withMessage("HTTP callback host '127.0.0.1' of GET " + this.http.url("/closed")
@@ -247,13 +258,14 @@ class HttpCallbackListenerIntegrationTests {
 	void refusesMetadataAndPrivateAddressesWhenSent() {
 		run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			for (String url : List.of("http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/",
 					"http://[::1]:" + this.http.port() + "/")) {
 				assertThatExceptionOfType(InvalidJobException.class).as(url)
 					.isThrownBy(() -> queue.send(TOPIC, HttpCallback.get(url).build()))
 					.withMessageContaining("is not in delayqueue.http-callback.allowed-hosts (a non-public address");
 			}
-			assertThat(queue.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
+			assertThat(admin.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
 		});
 	}
 
@@ -262,6 +274,7 @@ class HttpCallbackListenerIntegrationTests {
 		contextRunner("localhost").run((context) -> {
 			assertThat(context).hasNotFailed();
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			// Accepted when sent, without a DNS lookup on the sender's thread: the check
 			// that decides is made when the job is due.
 			String id = queue.send(TOPIC, HttpCallback.get(this.http.url("localhost", "/internal")).build());
@@ -281,6 +294,7 @@ class HttpCallbackListenerIntegrationTests {
 		contextRunner("localhost", "127.0.0.0/8", "::1").run((context) -> {
 			assertThat(context).hasNotFailed();
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			String id = queue.send(TOPIC, HttpCallback.get(this.http.url("localhost", "/local")).build());
 
 			await().atMost(WAIT).until(() -> queue.find(TOPIC, id).isEmpty());

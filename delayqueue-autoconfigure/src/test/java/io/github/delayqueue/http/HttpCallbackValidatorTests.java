@@ -237,13 +237,13 @@ class HttpCallbackValidatorTests {
 				.isThrownBy(() -> template.send("http-callback", HttpCallback.get("https://evil.example/").build(),
 						Duration.ofMinutes(5)))
 				.withMessageContaining("'evil.example'");
-			assertThat(template.stats("http-callback")).isEqualTo(new TopicStats("http-callback", 0, 0, 0, 0));
+			assertThat(fixture.admin().stats("http-callback")).isEqualTo(new TopicStats("http-callback", 0, 0, 0, 0));
 
 			assertThatExceptionOfType(InvalidJobException.class)
 				.isThrownBy(() -> template.send("http-callback",
 						HttpCallback.get("http://169.254.169.254/latest/meta-data/").build(), Duration.ofMinutes(5)))
 				.withMessageContaining("non-public address: link-local");
-			assertThat(template.stats("http-callback")).isEqualTo(new TopicStats("http-callback", 0, 0, 0, 0));
+			assertThat(fixture.admin().stats("http-callback")).isEqualTo(new TopicStats("http-callback", 0, 0, 0, 0));
 
 			String id = template.send("http-callback", HttpCallback.get("https://partner.example/").build(),
 					Duration.ofMinutes(5));

@@ -9,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.core.JobEventListener;
+import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import org.junit.jupiter.api.Test;
 

@@ -15,7 +15,7 @@ import static org.awaitility.Awaitility.await;
  */
 class ClaimHandoffTests {
 
-	private final ClaimHandoff handoff = new ClaimHandoff();
+	private final ClaimHandoff handoff = new ClaimHandoff(() -> 10);
 
 	@BeforeEach
 	void open() {

@@ -10,16 +10,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.store.JobClaims.Claim;
+import io.github.delayqueue.store.JobClaims.ClaimCall;
 import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -52,15 +53,16 @@ class ClaimedJobHandBackTests {
 	void handsBackWhatEarlierCallsClaimedWhenALaterClaimCallFails() {
 		this.runner.run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			DelayedJobListenerContainer container = container(
 					context.getBean(DelayedJobListenerEndpointRegistry.class));
 			JobClaims claims = context.getBean(JobClaims.class);
 			AtomicBoolean failed = new AtomicBoolean();
-			container.setClaimer((topic, movedId, count, ttr) -> {
-				if (topic.equals("second") && failed.compareAndSet(false, true)) {
+			container.setClaimer((call) -> {
+				if (call.queue().equals("second") && failed.compareAndSet(false, true)) {
 					throw new IllegalStateException("claim of the second topic failed on purpose");
 				}
-				return claims.claim(topic, movedId, count, ttr);
+				return claims.claim(call);
 			});
 			String id = queue.send("first", "x");
 			container.start();
@@ -75,6 +77,7 @@ class ClaimedJobHandBackTests {
 	void handsBackWhatAClaimBroughtAfterTheContainerStopped() {
 		this.runner.run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			DelayedJobListenerContainer container = container(
 					context.getBean(DelayedJobListenerEndpointRegistry.class));
 			StallingClaimer claimer = new StallingClaimer(context.getBean(JobClaims.class));
@@ -96,6 +99,7 @@ class ClaimedJobHandBackTests {
 	void startsTheNextClaimLoopOnlyOnceTheOneLeftBehindByTheStopHasEnded() {
 		this.runner.run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			DelayedJobListenerContainer container = container(
 					context.getBean(DelayedJobListenerEndpointRegistry.class));
 			RecordingListener listener = context.getBean(RecordingListener.class);
@@ -114,7 +118,7 @@ class ClaimedJobHandBackTests {
 				.until(() -> listener.attempts.containsKey(held) && listener.attempts.containsKey(sent));
 			assertThat(listener.attempts.get(held)).containsExactly(1);
 			assertThat(listener.attempts.get(sent)).containsExactly(1);
-			await().atMost(Duration.ofSeconds(10)).until(() -> queue.stats("first").pending() == 0);
+			await().atMost(Duration.ofSeconds(10)).until(() -> admin.stats("first").pending() == 0);
 		});
 	}
 
@@ -141,8 +145,8 @@ class ClaimedJobHandBackTests {
 		}
 
 		@Override
-		public Claim claim(String topic, @Nullable String movedId, int count, Duration ttr) {
-			Claim claim = this.claims.claim(topic, movedId, count, ttr);
+		public Claim claim(ClaimCall call) {
+			Claim claim = this.claims.claim(call);
 			if (!claim.jobs().isEmpty() && this.stalled.getCount() > 0) {
 				this.stalled.countDown();
 				try {

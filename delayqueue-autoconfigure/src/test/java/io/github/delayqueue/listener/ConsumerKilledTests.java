@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.JobRequest;
@@ -41,13 +42,14 @@ class ConsumerKilledTests {
 				.withPropertyValues("delayqueue.topics.kill.ttr=2s", "delayqueue.listener.enabled=false")
 				.run((context) -> {
 					DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+					DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 					List<JobRequest> requests = new ArrayList<>();
 					for (int i = 0; i < 20; i++) {
 						requests.add(JobRequest.builder("kill", "job-" + i).build());
 					}
 					sent.addAll(queue.sendAll(requests));
 					await().atMost(Duration.ofSeconds(30))
-						.until(() -> queue.stats("kill").running() == 4 && doomed.output().lines().count() >= 4);
+						.until(() -> admin.stats("kill").running() == 4 && doomed.output().lines().count() >= 4);
 				});
 			doomed.kill();
 			assertThat(doomed.isAlive()).isFalse();
@@ -57,8 +59,9 @@ class ConsumerKilledTests {
 			.withPropertyValues("delayqueue.topics.kill.ttr=2s")
 			.run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				await().atMost(Duration.ofSeconds(30)).until(() -> attempts.size() == 20);
-				await().atMost(Duration.ofSeconds(10)).until(() -> queue.stats("kill").pending() == 0);
+				await().atMost(Duration.ofSeconds(10)).until(() -> admin.stats("kill").pending() == 0);
 			});
 		Set<String> completed = new HashSet<>(attempts.keySet());
 		assertThat(completed).isEqualTo(new HashSet<>(sent));

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.JobInfo;
@@ -66,6 +67,7 @@ class DelayedJobListenerTests {
 			.withPropertyValues("delayqueue.topics.ahead.ttr=2s")
 			.run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				SuddenlySlowListener listener = context.getBean(SuddenlySlowListener.class);
 				List<JobRequest> warmUp = new ArrayList<>();
 				for (int i = 0; i < 100; i++) {
@@ -83,13 +85,13 @@ class DelayedJobListenerTests {
 				}
 				queue.sendAll(jobs);
 				await().atMost(Duration.ofSeconds(15)).until(() -> listener.done.get() >= 111);
-				await().atMost(Duration.ofSeconds(10)).until(() -> queue.stats("ahead").pending() == 0);
+				await().atMost(Duration.ofSeconds(10)).until(() -> admin.stats("ahead").pending() == 0);
 				for (int i = 0; i < 10; i++) {
 					assertThat(listener.attempts.get("after-" + i)).as("after-" + i).containsExactly(1);
 				}
 				assertThat(listener.attempts.get("slow")).containsExactly(1);
 				assertThat(listener.done).hasValue(111);
-				assertThat(queue.stats("ahead").dead()).isZero();
+				assertThat(admin.stats("ahead").dead()).isZero();
 			});
 	}
 
@@ -97,6 +99,7 @@ class DelayedJobListenerTests {
 	void passesTheDelayedJobWithItsDetails() {
 		this.runner.withUserConfiguration(DetailsListener.class).run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			String id = queue.send(JobRequest.builder("details", new Order(1, "USD")).header("tenant", "acme").build());
 			Recorder recorder = context.getBean(Recorder.class);
 			await().atMost(Duration.ofSeconds(5)).until(() -> recorder.jobs.size() == 1);
@@ -177,6 +180,7 @@ class DelayedJobListenerTests {
 			.withPropertyValues("delayqueue.defaults.retry.non-retryable=java.lang.IllegalArgumentException")
 			.run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				String declared = queue.send("refuse", "declared");
 				String configured = queue.send("refuse", "configured");
 				assertThat(awaitState(queue, "refuse", declared, JobState.DEAD).lastError())
@@ -191,6 +195,7 @@ class DelayedJobListenerTests {
 	void makesAJobDeadAtOnceWhenItsPayloadDoesNotConvert() {
 		this.runner.withUserConfiguration(OrderListener.class).run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			String id = queue.send("orders", List.of("not", "an", "order"));
 			JobInfo dead = awaitState(queue, "orders", id, JobState.DEAD);
 			assertThat(dead.attempts()).isEqualTo(1);
@@ -206,11 +211,12 @@ class DelayedJobListenerTests {
 			.withPropertyValues("delayqueue.topics.flaky.retry.max-attempts=1")
 			.run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				Recorder recorder = context.getBean(Recorder.class);
 				String id = queue.send("flaky", "x");
 				awaitState(queue, "flaky", id, JobState.DEAD);
 				recorder.succeedFrom.set(1);
-				assertThat(queue.requeueDead("flaky", id)).isTrue();
+				assertThat(admin.requeueDead("flaky", id)).isTrue();
 				await().atMost(Duration.ofSeconds(5)).until(() -> queue.find("flaky", id).isEmpty());
 				assertThat(recorder.startedAt).hasSize(2);
 			});
@@ -222,6 +228,7 @@ class DelayedJobListenerTests {
 			.withPropertyValues("delayqueue.topics.slow.ttr=1s", "delayqueue.topics.slow.concurrency=2")
 			.run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				SlowListener listener = context.getBean(SlowListener.class);
 				String id = queue.send("slow", "x");
 				await().atMost(Duration.ofSeconds(5)).until(() -> listener.attempts.size() == 2);
@@ -241,6 +248,7 @@ class DelayedJobListenerTests {
 	void takesEarlierTopicsFirst() {
 		this.runner.withUserConfiguration(PriorityListener.class).run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			for (int i = 0; i < 5; i++) {
 				queue.send("low", "low-" + i);
 			}
@@ -262,6 +270,7 @@ class DelayedJobListenerTests {
 		this.runner.withUserConfiguration(PriorityListener.class).run((context) -> {
 			context.getBean(DelayedJobListenerEndpointRegistry.class).getListenerContainer("priority").start();
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			Recorder recorder = context.getBean(Recorder.class);
 			queue.send("low", "low-late");
 			await().atMost(Duration.ofSeconds(2)).until(() -> recorder.payloads.contains("low-late"));
@@ -274,6 +283,7 @@ class DelayedJobListenerTests {
 	void neverRunsMoreJobsAtOnceThanItsConcurrency() {
 		this.runner.withUserConfiguration(BusyListener.class).run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			List<JobRequest> requests = new ArrayList<>();
 			for (int i = 0; i < 60; i++) {
 				requests.add(JobRequest.builder("busy", i).build());
@@ -282,7 +292,7 @@ class DelayedJobListenerTests {
 			BusyListener listener = context.getBean(BusyListener.class);
 			await().atMost(Duration.ofSeconds(20)).until(() -> listener.done.get() == 60);
 			assertThat(listener.mostAtOnce.get()).isEqualTo(3);
-			assertThat(queue.stats("busy")).isEqualTo(new TopicStats("busy", 0, 0, 0, 0));
+			assertThat(admin.stats("busy")).isEqualTo(new TopicStats("busy", 0, 0, 0, 0));
 		});
 	}
 
@@ -293,6 +303,7 @@ class DelayedJobListenerTests {
 		BusyListener.runs = runs;
 		this.runner.withUserConfiguration(BusyListener.class).run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			List<JobRequest> requests = new ArrayList<>();
 			for (int i = 0; i < 200; i++) {
 				requests.add(JobRequest.builder("busy", i).build());
@@ -300,13 +311,14 @@ class DelayedJobListenerTests {
 			ids.addAll(queue.sendAll(requests));
 			await().atMost(Duration.ofSeconds(10)).until(() -> context.getBean(BusyListener.class).done.get() > 20);
 			context.getBean(DelayedJobListenerEndpointRegistry.class).stop();
-			TopicStats stopped = queue.stats("busy");
+			TopicStats stopped = admin.stats("busy");
 			assertThat(stopped.running()).isZero();
 			assertThat(stopped.ready()).isPositive();
 		});
 		this.runner.withUserConfiguration(BusyListener.class).run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
-			await().atMost(Duration.ofSeconds(20)).until(() -> queue.stats("busy").pending() == 0);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
+			await().atMost(Duration.ofSeconds(20)).until(() -> admin.stats("busy").pending() == 0);
 		});
 		assertThat(runs.keySet()).hasSize(200);
 		BusyListener.runs = null;

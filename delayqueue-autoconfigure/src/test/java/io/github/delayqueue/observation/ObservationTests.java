@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.test.RedisExtension;
@@ -110,7 +111,7 @@ class ObservationTests {
 
 		String id = queue.send(JobRequest.builder("observed.failing", "doomed").maxAttempts(2).build());
 
-		await().atMost(PATIENCE).until(() -> queue.stats("observed.failing").dead() == 1);
+		await().atMost(PATIENCE).until(() -> admin().stats("observed.failing").dead() == 1);
 		await().atMost(PATIENCE).until(() -> contexts(DelayQueueProcessContext.class).size() == 2);
 		List<DelayQueueProcessContext> runs = contexts(DelayQueueProcessContext.class);
 		assertThat(runs).extracting(DelayQueueProcessContext::getOutcome).containsExactly("retry", "dead");
@@ -177,7 +178,7 @@ class ObservationTests {
 		queue.send(JobRequest.builder("observed.failing", "doomed").maxAttempts(1).build());
 
 		await().atMost(PATIENCE)
-			.until(() -> queue.stats("observed.failing").dead() == 1
+			.until(() -> admin().stats("observed.failing").dead() == 1
 					&& meters.find("delayqueue.process").timers().size() == 2);
 		assertThat(meters.find("delayqueue.send").timers()).isNotEmpty();
 		// The starter's own meters keep their names and live in the application's
@@ -244,6 +245,10 @@ class ObservationTests {
 			.run();
 		this.contexts.add(context);
 		return context.getBean(DelayQueueOperations.class);
+	}
+
+	private DelayQueueAdmin admin() {
+		return this.contexts.get(this.contexts.size() - 1).getBean(DelayQueueAdmin.class);
 	}
 
 	private <T> T bean(Class<T> type) {

@@ -15,17 +15,8 @@ import io.github.delayqueue.test.RedisTestServer;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.otel.bridge.ArrayListSpanProcessor;
-import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
-import io.micrometer.tracing.otel.bridge.OtelPropagator;
-import io.micrometer.tracing.otel.bridge.OtelTracer;
-import io.micrometer.tracing.propagation.Propagator;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
-import io.opentelemetry.context.propagation.ContextPropagators;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.samplers.Sampler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +28,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -186,31 +178,12 @@ class TracingTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
+	@Import(TestTracing.class)
 	static class TracedApplication {
 
 		@Bean
 		ArrayListSpanProcessor spans() {
 			return new ArrayListSpanProcessor();
-		}
-
-		@Bean(destroyMethod = "close")
-		OpenTelemetrySdk openTelemetry(ArrayListSpanProcessor spans) {
-			return OpenTelemetrySdk.builder()
-				.setTracerProvider(
-						SdkTracerProvider.builder().setSampler(Sampler.alwaysOn()).addSpanProcessor(spans).build())
-				.setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
-				.build();
-		}
-
-		@Bean
-		Tracer tracer(OpenTelemetrySdk openTelemetry) {
-			return new OtelTracer(openTelemetry.getTracer("test"), new OtelCurrentTraceContext(), (event) -> {
-			});
-		}
-
-		@Bean
-		Propagator propagator(OpenTelemetrySdk openTelemetry) {
-			return new OtelPropagator(openTelemetry.getPropagators(), openTelemetry.getTracer("test"));
 		}
 
 		@Bean

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.autoconfigure.InvalidDelayQueuePropertiesException;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.JobInfo;
@@ -56,6 +57,7 @@ class PartitionedTopicsTests {
 	void spreadsJobsOverEveryPartitionAndReportsThemAsOneTopic() {
 		this.runner.run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			DelayQueueKeys keys = context.getBean(DelayQueueKeys.class);
 			List<String> ids = new ArrayList<>();
 			for (int i = 0; i < 100; i++) {
@@ -77,8 +79,8 @@ class PartitionedTopicsTests {
 				total += delayed;
 			}
 			assertThat(total).isEqualTo(600);
-			assertThat(queue.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 600, 0, 0, 0));
-			assertThat(queue.topics()).containsExactly(TOPIC);
+			assertThat(admin.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 600, 0, 0, 0));
+			assertThat(admin.topics()).containsExactly(TOPIC);
 			for (String id : List.of(ids.get(0), ids.get(99), ids.get(100), ids.get(599))) {
 				assertThat(queue.find(TOPIC, id)).hasValueSatisfying((job) -> {
 					assertThat(job.topic()).isEqualTo(TOPIC);
@@ -93,7 +95,7 @@ class PartitionedTopicsTests {
 			// Pages run through the partitions: every job once, none twice.
 			Set<String> paged = new HashSet<>();
 			for (int offset = 0; offset < 700; offset += 70) {
-				for (JobInfo job : queue.jobs(TOPIC, JobState.DELAYED, offset, 70)) {
+				for (JobInfo job : admin.jobs(TOPIC, JobState.DELAYED, offset, 70)) {
 					assertThat(paged.add(job.id())).as(job.id()).isTrue();
 					assertThat(job.topic()).isEqualTo(TOPIC);
 				}
@@ -108,6 +110,7 @@ class PartitionedTopicsTests {
 			.withPropertyValues("delayqueue.topics." + TOPIC + ".concurrency=4")
 			.run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				CountingListener listener = context.getBean(CountingListener.class);
 				List<JobRequest> batch = new ArrayList<>();
 				for (int i = 0; i < 1000; i++) {
@@ -121,7 +124,7 @@ class PartitionedTopicsTests {
 				assertThat(listener.received.values()).allMatch((count) -> count.get() == 1);
 				assertThat(listener.topics).containsExactly(TOPIC);
 				await().atMost(Duration.ofSeconds(10))
-					.untilAsserted(() -> assertThat(queue.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0)));
+					.untilAsserted(() -> assertThat(admin.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0)));
 			});
 	}
 
@@ -129,23 +132,24 @@ class PartitionedTopicsTests {
 	void deadJobsPausesAndBulkOperationsCoverEveryPartition() {
 		this.runner.withUserConfiguration(FailingListener.class).run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			for (int i = 0; i < 60; i++) {
 				queue.send(TOPIC, "doomed-" + i);
 			}
-			await().atMost(Duration.ofSeconds(20)).until(() -> queue.stats(TOPIC).dead() == 60);
-			assertThat(queue.deadJobs(TOPIC, 0, 100)).hasSize(60);
-			String oneDead = queue.deadJobs(TOPIC, 30, 1).get(0).id();
-			queue.pause(TOPIC);
-			assertThat(queue.isPaused(TOPIC)).isTrue();
-			assertThat(queue.requeueDead(TOPIC, oneDead)).isTrue();
-			assertThat(queue.requeueDead(TOPIC)).isEqualTo(59);
+			await().atMost(Duration.ofSeconds(20)).until(() -> admin.stats(TOPIC).dead() == 60);
+			assertThat(admin.deadJobs(TOPIC, 0, 100)).hasSize(60);
+			String oneDead = admin.deadJobs(TOPIC, 30, 1).get(0).id();
+			admin.pause(TOPIC);
+			assertThat(admin.isPaused(TOPIC)).isTrue();
+			assertThat(admin.requeueDead(TOPIC, oneDead)).isTrue();
+			assertThat(admin.requeueDead(TOPIC)).isEqualTo(59);
 			// Paused: every requeued job waits in READY, whichever partition holds it.
-			await().atMost(Duration.ofSeconds(5)).until(() -> queue.stats(TOPIC).ready() == 60);
-			assertThat(queue.stats(TOPIC).dead()).isZero();
-			queue.resume(TOPIC);
-			await().atMost(Duration.ofSeconds(20)).until(() -> queue.stats(TOPIC).dead() == 60);
-			assertThat(queue.purgeDead(TOPIC)).isEqualTo(60);
-			assertThat(queue.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
+			await().atMost(Duration.ofSeconds(5)).until(() -> admin.stats(TOPIC).ready() == 60);
+			assertThat(admin.stats(TOPIC).dead()).isZero();
+			admin.resume(TOPIC);
+			await().atMost(Duration.ofSeconds(20)).until(() -> admin.stats(TOPIC).dead() == 60);
+			assertThat(admin.purgeDead(TOPIC)).isEqualTo(60);
+			assertThat(admin.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0));
 		});
 	}
 
@@ -155,6 +159,7 @@ class PartitionedTopicsTests {
 		// Sent by an instance with six partitions: jobs due soon and later.
 		this.runner.withPropertyValues("delayqueue.scheduler.enabled=false").run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			for (int i = 0; i < 300; i++) {
 				ids.add(queue.send(TOPIC, "six-" + i, Duration.ofMillis((i % 2 == 0) ? 0 : 1500)));
 			}
@@ -164,7 +169,8 @@ class PartitionedTopicsTests {
 			.withPropertyValues("delayqueue.topics." + TOPIC + ".partitions=2", "delayqueue.scheduler.enabled=false")
 			.run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
-				assertThat(queue.stats(TOPIC).delayed() + queue.stats(TOPIC).ready()).isEqualTo(300);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
+				assertThat(admin.stats(TOPIC).delayed() + admin.stats(TOPIC).ready()).isEqualTo(300);
 				assertThat(queue.find(TOPIC, ids.get(7))).isPresent();
 				for (int i = 0; i < 100; i++) {
 					ids.add(queue.send(TOPIC, "two-" + i, Duration.ofMillis(500)));
@@ -175,6 +181,7 @@ class PartitionedTopicsTests {
 			.withUserConfiguration(CountingListener.class)
 			.run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				CountingListener listener = context.getBean(CountingListener.class);
 				assertThat(queue.cancel(TOPIC, ids.get(1))).isTrue();
 				for (int i = 0; i < 100; i++) {
@@ -204,7 +211,7 @@ class PartitionedTopicsTests {
 				assertThat(listener.received.values()).allMatch((count) -> count.get() == 1);
 				assertThat(listener.received).doesNotContainKey("six-1");
 				await().atMost(Duration.ofSeconds(10))
-					.untilAsserted(() -> assertThat(queue.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0)));
+					.untilAsserted(() -> assertThat(admin.stats(TOPIC)).isEqualTo(new TopicStats(TOPIC, 0, 0, 0, 0)));
 			});
 	}
 

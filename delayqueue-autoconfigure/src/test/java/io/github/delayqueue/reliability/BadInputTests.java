@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.reliability.QueueInvariants.Snapshot;
@@ -67,8 +68,9 @@ class BadInputTests {
 				assertThat(error(redis, "bad-number")).contains("Malformed job record");
 				assertThat(error(redis, "bad-json")).isNotBlank();
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
-				assertThat(queue.deadJobs("bad", 0, 10)).hasSize(3);
-				assertThat(queue.stats("bad").dead()).isEqualTo(3);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
+				assertThat(admin.deadJobs("bad", 0, 10)).hasSize(3);
+				assertThat(admin.stats("bad").dead()).isEqualTo(3);
 				assertClean(scenario.snapshot());
 			});
 		}
@@ -99,6 +101,7 @@ class BadInputTests {
 		try (Scenario scenario = new Scenario(this.server, "bad")) {
 			scenario.instance("a").run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				String vanished = queue.send("bad", "ok", Duration.ofSeconds(2));
 				scenario.redis().opsForHash().delete(KEYS.jobs(), vanished);
 				// The checker sees the damage: an id in the delayed set without a record.
@@ -138,6 +141,7 @@ class BadInputTests {
 		try (Scenario scenario = new Scenario(this.server, "bad")) {
 			scenario.instance("a", "delayqueue.max-payload-size=1KB").run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				assertThatExceptionOfType(InvalidJobException.class)
 					.isThrownBy(() -> queue.send("bad", "x".repeat(2000)))
 					.withMessageContaining("delayqueue.max-payload-size");

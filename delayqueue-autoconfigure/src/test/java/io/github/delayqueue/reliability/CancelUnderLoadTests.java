@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.store.TopicKeys;
@@ -49,6 +50,7 @@ class CancelUnderLoadTests {
 		try (Scenario scenario = new Scenario(this.server, TOPIC)) {
 			scenario.instance("a", settings).run((a) -> scenario.instance("b", settings).run((b) -> {
 				DelayQueueOperations queue = a.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = a.getBean(DelayQueueAdmin.class);
 				Set<String> cancelled = new HashSet<>();
 				Set<String> resent = new HashSet<>();
 				Set<String> rescheduled = new HashSet<>();
@@ -89,7 +91,7 @@ class CancelUnderLoadTests {
 					assertThat(completions.keySet()).containsExactlyInAnyOrderElementsOf(expected);
 					assertThat(completions).allSatisfy((id, count) -> assertThat(count).as(id).isOne());
 					assertThat(scenario.redis().hasKey(TopicKeys.of("dq", TOPIC).ghosts())).isFalse();
-					assertThat(queue.stats(TOPIC).ready()).isZero();
+					assertThat(admin.stats(TOPIC).ready()).isZero();
 					// The cancelled jobs take the place of the dead ones: sent, and
 					// rightly never completed.
 					scenario.report("cancel, reschedule, send again while two instances consume (dead: cancelled)",

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.DuplicateJobException;
@@ -84,6 +85,7 @@ class ClusterFailoverTests {
 	void losesAtMostWhatTheReplicaHadNotReceivedWhenAMasterIsKilled() {
 		this.runner.run((context) -> {
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 			Recorder recorder = context.getBean(Recorder.class);
 			Sender sender = new Sender(queue);
 			CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> sender.send(JOBS));
@@ -103,14 +105,14 @@ class ClusterFailoverTests {
 				.collect(Collectors.toSet());
 			await().atMost(Duration.ofSeconds(60))
 				.untilAsserted(() -> assertThat(recorder.received.keySet()).containsAll(settled));
-			await().atMost(Duration.ofSeconds(60)).until(() -> pendingJobs(queue) == 0);
+			await().atMost(Duration.ofSeconds(60)).until(() -> pendingJobs(admin) == 0);
 			report("killed master", sender, recorder);
 			assertInvariants();
 		});
 	}
 
-	private static long pendingJobs(DelayQueueOperations queue) {
-		return Arrays.stream(TOPICS).mapToLong((topic) -> queue.stats(topic).pending()).sum();
+	private static long pendingJobs(DelayQueueAdmin admin) {
+		return Arrays.stream(TOPICS).mapToLong((topic) -> admin.stats(topic).pending()).sum();
 	}
 
 	private void report(String fault, Sender sender, Recorder recorder) {

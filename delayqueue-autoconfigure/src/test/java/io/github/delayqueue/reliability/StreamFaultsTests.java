@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
@@ -51,6 +52,7 @@ class StreamFaultsTests {
 				ConsumerProcess doomed = scenario.process("doomed")) {
 			scenario.instance("survivor", "delayqueue.topics.killed.concurrency=2").run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				// The JVM takes seconds to start on a busy machine: the stream waits.
 				awaitProcess(doomed, STARTUP, () -> doomed.output().contains("Started ConsumerProcessApplication"));
 				try (JobStream stream = new JobStream(queue::send, 300, (i) -> job("killed", i, "work:40")).start(10)) {
@@ -77,6 +79,7 @@ class StreamFaultsTests {
 		try (Scenario scenario = new Scenario(this.server, "dropped")) {
 			scenario.instance("a").run((a) -> scenario.instance("b").run((b) -> {
 				DelayQueueOperations queue = a.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = a.getBean(DelayQueueAdmin.class);
 				try (JobStream stream = new JobStream(queue::send, 300, (i) -> job("dropped", i, "work:10"))
 					.start(10)) {
 					long killed = 0;
@@ -100,6 +103,7 @@ class StreamFaultsTests {
 		try (Scenario scenario = new Scenario(this.server, "paused")) {
 			scenario.instance("a").run((a) -> scenario.instance("b").run((b) -> {
 				DelayQueueOperations queue = a.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = a.getBean(DelayQueueAdmin.class);
 				try (JobStream stream = new JobStream(queue::send, 300, (i) -> job("paused", i, "work:10")).start(10)) {
 					for (int round = 1; round <= 2; round++) {
 						int sent = round * 100;
@@ -129,6 +133,7 @@ class StreamFaultsTests {
 		try (Scenario scenario = new Scenario(this.server, "failing")) {
 			scenario.instance("a", settings).run((a) -> scenario.instance("b", settings).run((b) -> {
 				DelayQueueOperations queue = a.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = a.getBean(DelayQueueAdmin.class);
 				try (JobStream stream = new JobStream(queue::send, 200, (i) -> job("failing", i, failingPayload(i)))
 					.start(10)) {
 					await().atMost(FAULT_DEADLINE).until(stream::finished);
@@ -145,7 +150,7 @@ class StreamFaultsTests {
 							dead);
 					assertThat(figures.duplicates()).isGreaterThanOrEqualTo(hung.size());
 					Map<String, JobInfo> buried = new HashMap<>();
-					queue.deadJobs("failing", 0, 100).forEach((job) -> buried.put(job.id(), job));
+					admin.deadJobs("failing", 0, 100).forEach((job) -> buried.put(job.id(), job));
 					stream.idsOf("always-throw")
 						.forEach((id) -> assertThat(buried.get(id).lastError()).startsWith("Failed 3 of 3 attempts")
 							.contains("failing on purpose on attempt 3"));
@@ -165,6 +170,7 @@ class StreamFaultsTests {
 		try (Scenario scenario = new Scenario(this.server, "leaving")) {
 			scenario.instance("stays").run((stays) -> {
 				DelayQueueOperations queue = stays.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = stays.getBean(DelayQueueAdmin.class);
 				try (JobStream stream = new JobStream(queue::send, 400, (i) -> job("leaving", i, "work:40"))) {
 					AtomicInteger sentAtShutdown = new AtomicInteger();
 					scenario.instance("leaves").run((leaves) -> {

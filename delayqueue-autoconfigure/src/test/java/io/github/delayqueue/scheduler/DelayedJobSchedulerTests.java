@@ -12,7 +12,7 @@ import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
-import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.store.DelayQueueScript;
 import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.test.DelayQueueFixture;

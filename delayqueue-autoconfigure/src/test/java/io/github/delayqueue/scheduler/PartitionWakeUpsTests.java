@@ -5,7 +5,7 @@ import java.time.Duration;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
-import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.test.DelayQueueFixture;

@@ -6,9 +6,10 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.PartitionRegistry;
 import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
@@ -105,6 +106,33 @@ class PeriodicChoresTests {
 		assertThat(this.wakeUps.topics()).hasSize(10 + 6)
 			.containsAll(partitioned.queues("hot"))
 			.contains("plain-0", "plain-9");
+	}
+
+	@Test
+	void retiresDrainedPartitionsNoLongerConfiguredOnceItsIntervalPassedAndSweepsThemNoMore() {
+		long interval = 3600 * SECOND;
+		this.chores.setPartitionRetirementInterval(interval);
+		DelayQueueKeys six = new DelayQueueKeys(DelayQueueFixture.PREFIX, (topic) -> 6);
+		JobStore sixStore = new JobStore(this.fixture.scripts(), six, this.fixture.codec());
+		sixStore.registerTopic("hot");
+		this.fixture.store().registerTopic("hot");
+		this.chores.start(START);
+		this.chores.refreshTopicsIfDue(START);
+		assertThat(this.wakeUps.topics()).containsExactlyInAnyOrderElementsOf(six.queues("hot"));
+		this.chores.retirePartitionsIfDue(START + interval - 1);
+		assertThat(this.fixture.store().queues("hot")).hasSize(6);
+		this.chores.retirePartitionsIfDue(START + interval);
+		assertThat(this.fixture.store().queues("hot")).containsExactly("hot");
+		assertThat(this.wakeUps.topics()).containsExactly("hot");
+		// Retired by another instance: forgotten at the next look at the topics.
+		sixStore.registerTopic("warm");
+		this.fixture.store().registerTopic("warm");
+		long later = START + interval + 100 * SECOND;
+		this.chores.refreshTopicsIfDue(later);
+		assertThat(this.wakeUps.topics()).hasSize(1 + 6);
+		assertThat(new PartitionRegistry(this.fixture.scripts(), this.fixture.keys()).retireDrained("warm")).hasSize(5);
+		this.chores.refreshTopicsIfDue(later + 100 * SECOND);
+		assertThat(this.wakeUps.topics()).containsExactlyInAnyOrder("hot", "warm");
 	}
 
 	@Test

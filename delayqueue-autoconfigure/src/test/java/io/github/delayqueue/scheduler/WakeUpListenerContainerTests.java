@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;

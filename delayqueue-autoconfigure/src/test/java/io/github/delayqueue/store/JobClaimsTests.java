@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
@@ -32,6 +33,8 @@ class JobClaimsTests {
 
 	private DelayQueueTemplate template;
 
+	private DelayQueueAdmin admin;
+
 	private JobClaims claims;
 
 	@BeforeEach
@@ -39,6 +42,7 @@ class JobClaimsTests {
 		server.flushAll();
 		this.fixture = new DelayQueueFixture(server);
 		this.template = this.fixture.template();
+		this.admin = this.fixture.admin();
 		this.claims = new JobClaims(this.fixture.scripts(), this.fixture.keys());
 	}
 
@@ -135,7 +139,7 @@ class JobClaimsTests {
 			.run(DelayQueueScript.CLAIM, List.of(keys.ready(), keys.claiming(), keys.running(), keys.jobs(),
 					keys.attempts(), keys.claimReceipt("direct"), keys.ghosts()), "", "5000", "30000", "call-1");
 		assertThat((reply.size() - 1) / 3).isEqualTo(1000);
-		TopicStats stats = this.template.stats("many");
+		TopicStats stats = this.admin.stats("many");
 		assertThat(stats.running()).isEqualTo(2000);
 		assertThat(stats.ready()).isEqualTo(3000);
 	}
@@ -147,7 +151,7 @@ class JobClaimsTests {
 		// As a waiter's blocking move does: the oldest id goes to the claiming list.
 		String moved = this.fixture.redis().opsForList().rightPopAndLeftPush(keys.ready(), keys.claiming());
 		assertThat(moved).isEqualTo(ids.get(0));
-		this.template.pause("paused");
+		this.admin.pause("paused");
 
 		Claim claim = this.claims.claim("paused", moved, 10, Duration.ofSeconds(30));
 		assertThat(claim.paused()).isTrue();
@@ -157,9 +161,9 @@ class JobClaimsTests {
 		assertThat(this.fixture.redis().opsForList().range(keys.ready(), 0, -1)).containsExactly(ids.get(2), ids.get(1),
 				ids.get(0));
 		assertThat(this.template.find("paused", moved).orElseThrow().attempts()).isZero();
-		assertThat(this.template.stats("paused").ready()).isEqualTo(3);
+		assertThat(this.admin.stats("paused").ready()).isEqualTo(3);
 
-		this.template.resume("paused");
+		this.admin.resume("paused");
 		Claim resumed = this.claims.claim("paused", null, 10, Duration.ofSeconds(30));
 		assertThat(resumed.paused()).isFalse();
 		assertThat(resumed.jobs()).extracting(ClaimedJob::id).containsExactlyElementsOf(ids);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.JobRequest;
@@ -42,6 +43,8 @@ class LookupRoundTripsTests {
 
 	private DelayQueueTemplate template;
 
+	private DelayQueueAdmin admin;
+
 	@BeforeEach
 	void setUp(RedisTestServer server) {
 		server.flushAll();
@@ -50,6 +53,7 @@ class LookupRoundTripsTests {
 		this.keys = new DelayQueueKeys(DelayQueueFixture.PREFIX, (topic) -> PARTITIONS);
 		this.store = new JobStore(this.scripts, this.keys, this.fixture.codec());
 		this.template = new DelayQueueTemplate(this.store, this.fixture.codec(), this.fixture.jsonMapper());
+		this.admin = new DefaultDelayQueueAdmin(this.store);
 		// As a scheduler does at start-up: the round trips counted are the operations'.
 		this.scripts.loadAll();
 	}
@@ -84,15 +88,15 @@ class LookupRoundTripsTests {
 		}
 		this.template.send("counted", "ready");
 
-		assertThat(roundTrips(() -> this.template.stats("counted"))).isEqualTo(new TopicStats("counted", 200, 1, 0, 0));
+		assertThat(roundTrips(() -> this.admin.stats("counted"))).isEqualTo(new TopicStats("counted", 200, 1, 0, 0));
 		assertThat(this.lastRoundTrips).isEqualTo(1);
-		assertThat(roundTrips(() -> this.template.isPaused("counted"))).isFalse();
+		assertThat(roundTrips(() -> this.admin.isPaused("counted"))).isFalse();
 		assertThat(this.lastRoundTrips).isEqualTo(1);
 	}
 
 	@Test
 	void readsEveryTopicsCountsPauseAndDueLagInOneRoundTrip() {
-		DelayQueueAdmin admin = new DelayQueueAdmin(this.store);
+		DelayQueueAdmin admin = new DefaultDelayQueueAdmin(this.store);
 		List<String> topics = new ArrayList<>();
 		for (int t = 0; t < 5; t++) {
 			String topic = "topic-" + t;
@@ -103,7 +107,7 @@ class LookupRoundTripsTests {
 		}
 		Instant beforeSend = Instant.ofEpochMilli(this.fixture.redisTimeMillis());
 		this.template.send("topic-3", "ready");
-		this.template.pause("topic-4");
+		this.admin.pause("topic-4");
 
 		List<TopicOverview> overview = roundTrips(() -> admin.overview(topics));
 
@@ -119,7 +123,7 @@ class LookupRoundTripsTests {
 
 	@Test
 	void findsAJobInAnyTopicInThreeRoundTrips() {
-		DelayQueueAdmin admin = new DelayQueueAdmin(this.store);
+		DelayQueueAdmin admin = new DefaultDelayQueueAdmin(this.store);
 		for (int t = 0; t < 10; t++) {
 			this.template.send("topic-" + t, t, Duration.ofHours(1));
 		}
@@ -142,40 +146,40 @@ class LookupRoundTripsTests {
 		// leave it.
 		this.fixture.redis().opsForValue().set(this.keys.topic(queues.get(PARTITIONS - 1)).paused(), "1");
 
-		assertThat(this.template.isPaused("half")).isTrue();
-		this.template.resume("half");
-		assertThat(this.template.isPaused("half")).isFalse();
-		this.template.pause("half");
+		assertThat(this.admin.isPaused("half")).isTrue();
+		this.admin.resume("half");
+		assertThat(this.admin.isPaused("half")).isFalse();
+		this.admin.pause("half");
 		for (String queue : queues) {
 			assertThat(this.fixture.redis().hasKey(this.keys.topic(queue).paused())).as(queue).isTrue();
 		}
-		assertThat(this.template.isPaused("half")).isTrue();
+		assertThat(this.admin.isPaused("half")).isTrue();
 	}
 
 	@Test
 	void remembersNothingOfTopicsThatRequestsNameButThatDoNotExist() {
-		DelayQueueAdmin admin = new DelayQueueAdmin(this.store);
+		DelayQueueAdmin admin = new DefaultDelayQueueAdmin(this.store);
 		this.template.send("known", "x", Duration.ofHours(1));
 		int remembered = this.keys.remembered();
 
 		for (int i = 0; i < 100; i++) {
 			String topic = "no.such.topic-" + i;
 			assertThat(this.template.find(topic, "id")).isEmpty();
-			assertThat(this.template.stats(topic).pending()).isZero();
-			assertThat(this.template.isPaused(topic)).isFalse();
-			assertThat(this.template.jobs(topic, JobState.READY, 0, 10)).isEmpty();
-			assertThat(this.template.jobs(topic, JobState.DEAD, 0, 10)).isEmpty();
+			assertThat(this.admin.stats(topic).pending()).isZero();
+			assertThat(this.admin.isPaused(topic)).isFalse();
+			assertThat(this.admin.jobs(topic, JobState.READY, 0, 10)).isEmpty();
+			assertThat(this.admin.jobs(topic, JobState.DEAD, 0, 10)).isEmpty();
 			assertThat(this.template.cancel(topic, "id")).isFalse();
 			assertThat(this.template.reschedule(topic, "id", Duration.ZERO)).isFalse();
-			assertThat(this.template.requeueDead(topic)).isZero();
-			assertThat(this.template.purgeDead(topic, "id")).isFalse();
-			this.template.resume(topic);
+			assertThat(this.admin.requeueDead(topic)).isZero();
+			assertThat(this.admin.purgeDead(topic, "id")).isFalse();
+			this.admin.resume(topic);
 			assertThat(admin.overview(topic).stats().pending()).isZero();
 		}
 		assertThat(admin.findInAnyTopic("id")).isEmpty();
 
 		assertThat(this.keys.remembered()).isEqualTo(remembered);
-		assertThat(this.template.topics()).containsExactly("known");
+		assertThat(this.admin.topics()).containsExactly("known");
 	}
 
 	private long lastRoundTrips;

@@ -10,6 +10,7 @@ import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -67,6 +68,57 @@ class ReadyWaitTests {
 			assertThat(wait.awaitReady("waits", Duration.ofSeconds(30))).isNull();
 			assertThat(this.fixture.redis().opsForList().range("{dq:waits}:ready", 0, -1)).containsExactly("job-2");
 		}
+	}
+
+	@Test
+	void asksForItsClientIdOncePerConnectionNotBeforeEveryWait() {
+		try (ReadyWait wait = Kind.OWN_LETTUCE_CONNECTION.open(this.fixture)) {
+			assertThat(wait.awaitReady("waits", Duration.ofMillis(100))).isNull();
+			long asked = clientCommands();
+			for (int i = 0; i < 3; i++) {
+				assertThat(wait.awaitReady("waits", Duration.ofMillis(100))).isNull();
+			}
+			assertThat(clientCommands()).isEqualTo(asked);
+		}
+	}
+
+	@Test
+	void aCancelEndsAWaitResentOnANewConnectionAfterTheOldOneWasKilled() {
+		try (ReadyWait wait = Kind.OWN_LETTUCE_CONNECTION.open(this.fixture)) {
+			assertThat(wait.awaitReady("waits", Duration.ofMillis(100))).isNull();
+			CompletableFuture<String> waiting = CompletableFuture
+				.supplyAsync(() -> wait.awaitReady("waits", Duration.ofSeconds(30)));
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.server.blockedClients() == 1);
+			String blocked = blockedClientId();
+			this.server.command("CLIENT", "KILL", "ID", blocked);
+			// Lettuce reconnects and sends the unanswered wait again.
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> this.server.blockedClients() == 1 && !blocked.equals(blockedClientId()));
+			wait.cancel();
+			assertThat(waiting).succeedsWithin(Duration.ofSeconds(1)).isNull();
+			assertThat(this.server.blockedClients()).isZero();
+		}
+	}
+
+	// CLIENT calls so far: Redis 6.2 counts every subcommand as one command, Redis 7
+	// counts each apart.
+	private long clientCommands() {
+		long calls = 0;
+		for (String line : this.server.command("INFO", "commandstats").split("\r\n")) {
+			if (line.startsWith("cmdstat_client:") || line.startsWith("cmdstat_client|id:")) {
+				calls += Long.parseLong(line.replaceAll("^[^:]*:calls=(\\d+),.*$", "$1"));
+			}
+		}
+		return calls;
+	}
+
+	private String blockedClientId() {
+		for (String line : this.server.command("CLIENT", "LIST").split("\n")) {
+			if (line.contains("cmd=blmove")) {
+				return line.replaceAll("^.*?id=(\\d+) .*$", "$1").trim();
+			}
+		}
+		return "";
 	}
 
 	enum Kind {

@@ -4,9 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueTemplate;
-import io.github.delayqueue.core.TopicPolicies;
-import io.github.delayqueue.core.TopicPolicy;
+import io.github.delayqueue.support.TopicPolicies;
+import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobRecordCodec;
@@ -53,6 +54,10 @@ public final class DelayQueueFixture implements AutoCloseable {
 
 	public DelayQueueTemplate template() {
 		return new DelayQueueTemplate(this.store, this.codec, this.jsonMapper);
+	}
+
+	public DefaultDelayQueueAdmin admin() {
+		return new DefaultDelayQueueAdmin(this.store);
 	}
 
 	public DelayedJobScheduler scheduler(int batchSize, Duration maxSleep) {

@@ -11,8 +11,14 @@
 -- Ghosts (see claim.lua): an id is pushed on the ready list only for a job that becomes
 -- READY here; ghost entries of an earlier job of that id may still be in the list, and
 -- claim.lua drops them first.
+-- Retired partitions (see retire-partition.lua): a partition other than a topic's first may
+-- have left its topic's partition set, drained, while an instance configured otherwise
+-- still writes to it. Such a send writes nothing and returns {-2, retirement mark}; the
+-- sender puts the partition back into the set (revive-partition.lua, unretire-partition.lua)
+-- and sends again, so that no job waits in a partition that nobody watches.
 -- KEYS[1] jobs (hash id -> record), KEYS[2] delayed (zset id -> due ms), KEYS[3] ready (list),
--- KEYS[4] dead (zset id -> ms), KEYS[5] attempts (hash), KEYS[6] errors (hash)
+-- KEYS[4] dead (zset id -> ms), KEYS[5] attempts (hash), KEYS[6] errors (hash), KEYS[7] the
+-- partition's retirement mark (partitions other than a topic's first only)
 -- ARGV[1] wake channel, ARGV[2] topic, then per job: id, due, record tail; due is 'd<ms>' (a
 -- delay) or 'a<ms>' (epoch ms), in capitals 'D' and 'A' when the sender generated the id
 -- Returns {earliest new delayed due ms or -1, skipped duplicate id, ...}
@@ -20,6 +26,12 @@
 local function tail_of(record)
   local first = string.find(record, '|', 1, true)
   return string.sub(record, string.find(record, '|', first + 1, true) + 1)
+end
+if KEYS[7] then
+  local retired = redis.call('GET', KEYS[7])
+  if retired then
+    return {-2, retired}
+  end
 end
 local now = redis_now()
 local created = base36(now) .. '|'

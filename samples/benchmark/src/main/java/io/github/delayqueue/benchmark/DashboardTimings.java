@@ -19,6 +19,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.NonRetryableJobException;
@@ -85,7 +86,7 @@ final class DashboardTimings {
 			DelayQueueOperations operations = context.getBean(DelayQueueOperations.class);
 			Holds holds = context.getBean(Holds.class);
 			try {
-				String someId = fill(operations, sizes);
+				String someId = fill(operations, context.getBean(DelayQueueAdmin.class), sizes);
 				return time(base, context.getBean(ServerTime.class), endpoints(sizes, someId));
 			}
 			finally {
@@ -94,14 +95,14 @@ final class DashboardTimings {
 		}
 	}
 
-	private String fill(DelayQueueOperations operations, Sizes sizes) {
+	private String fill(DelayQueueOperations operations, DelayQueueAdmin admin, Sizes sizes) {
 		int delayed = sizes.delayed();
 		System.out.println("  filling " + TOPIC + ": " + sizes.dead() + " dead, " + RUNNING + " running, "
 				+ sizes.ready() + " ready, " + delayed + " delayed");
 		sendNow(operations, "fail", sizes.dead());
 		sendNow(operations, "hold", RUNNING);
-		waitFor(() -> operations.stats(TOPIC).dead() == sizes.dead() && operations.stats(TOPIC).running() == RUNNING);
-		operations.pause(TOPIC);
+		waitFor(() -> admin.stats(TOPIC).dead() == sizes.dead() && admin.stats(TOPIC).running() == RUNNING);
+		admin.pause(TOPIC);
 		sendNow(operations, "ready", sizes.ready());
 		Instant start = Instant.now().plus(Duration.ofHours(1));
 		List<JobRequest> batch = new ArrayList<>(10_000);
@@ -117,7 +118,7 @@ final class DashboardTimings {
 		if (!batch.isEmpty()) {
 			operations.sendAll(batch);
 		}
-		TopicStats stats = operations.stats(TOPIC);
+		TopicStats stats = admin.stats(TOPIC);
 		if (stats.delayed() != delayed || stats.ready() != sizes.ready() || stats.dead() != sizes.dead()) {
 			throw new IllegalStateException("The dashboard topic holds " + stats + ", not what was sent");
 		}

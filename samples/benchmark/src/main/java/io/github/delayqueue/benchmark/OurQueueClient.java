@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.core.JobEventListener;
+import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.listener.DelayedJobListenerContainer;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;

@@ -10,7 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.TopicStats;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -38,7 +38,7 @@ public class DemoRunner implements DisposableBean {
 
 	private final OrderService orders;
 
-	private final DelayQueueOperations delayQueue;
+	private final DelayQueueAdmin admin;
 
 	private final PartnerNotifier notifier;
 
@@ -62,11 +62,11 @@ public class DemoRunner implements DisposableBean {
 
 	private long startedAt;
 
-	public DemoRunner(DemoProperties properties, OrderService orders, DelayQueueOperations delayQueue,
-			PartnerNotifier notifier, FlakyPartner partner, Lateness lateness, Environment environment) {
+	public DemoRunner(DemoProperties properties, OrderService orders, DelayQueueAdmin admin, PartnerNotifier notifier,
+			FlakyPartner partner, Lateness lateness, Environment environment) {
 		this.properties = properties;
 		this.orders = orders;
-		this.delayQueue = delayQueue;
+		this.admin = admin;
 		this.notifier = notifier;
 		this.partner = partner;
 		this.lateness = lateness;
@@ -114,8 +114,8 @@ public class DemoRunner implements DisposableBean {
 	private void reportProgress() {
 		try {
 			DemoSummary current = snapshot();
-			TopicStats timeouts = this.delayQueue.stats(OrderTimeout.TOPIC);
-			TopicStats notifications = this.delayQueue.stats(OrderClosed.TOPIC);
+			TopicStats timeouts = this.admin.stats(OrderTimeout.TOPIC);
+			TopicStats notifications = this.admin.stats(OrderClosed.TOPIC);
 			boolean settled = current.pending() == 0 && inFlight(timeouts) == 0 && inFlight(notifications) == 0
 					&& current.delivered() + current.dead() >= current.closed();
 			if (settled || elapsed().compareTo(this.properties.giveUpAfter()) > 0) {
@@ -147,7 +147,7 @@ public class DemoRunner implements DisposableBean {
 				default -> pending++;
 			}
 		}
-		long dead = this.delayQueue.stats(OrderClosed.TOPIC).dead();
+		long dead = this.admin.stats(OrderClosed.TOPIC).dead();
 		return new DemoSummary(this.orderIds.size(), paid, closed, pending, this.notifier.delivered(),
 				this.notifier.retried(), dead, this.lateness.percentile(50), this.lateness.percentile(99), elapsed(),
 				false);

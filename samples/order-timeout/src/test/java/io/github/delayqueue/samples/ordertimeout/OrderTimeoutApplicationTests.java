@@ -2,6 +2,7 @@ package io.github.delayqueue.samples.ordertimeout;
 
 import java.time.Duration;
 
+import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,9 @@ class OrderTimeoutApplicationTests {
 	private DelayQueueOperations delayQueue;
 
 	@Autowired
+	private DelayQueueAdmin admin;
+
+	@Autowired
 	private PartnerNotifier notifier;
 
 	@LocalServerPort
@@ -56,13 +60,13 @@ class OrderTimeoutApplicationTests {
 	@Test
 	void deadNotificationsSucceedOnceRequeuedAfterThePartnerIsFixed() {
 		DemoSummary summary = awaitSummary();
-		assertThat(this.delayQueue.deadJobs(OrderClosed.TOPIC, 0, 10)).hasSize(2)
+		assertThat(this.admin.deadJobs(OrderClosed.TOPIC, 0, 10)).hasSize(2)
 			.allSatisfy((job) -> assertThat(job.lastError()).contains("503 Service Unavailable"));
 		long delivered = this.notifier.delivered();
-		assertThat(this.delayQueue.requeueDead(OrderClosed.TOPIC)).isEqualTo(summary.dead());
+		assertThat(this.admin.requeueDead(OrderClosed.TOPIC)).isEqualTo(summary.dead());
 		await().atMost(Duration.ofSeconds(20))
 			.untilAsserted(() -> assertThat(this.notifier.delivered()).isEqualTo(delivered + summary.dead()));
-		assertThat(this.delayQueue.stats(OrderClosed.TOPIC).dead()).isZero();
+		assertThat(this.admin.stats(OrderClosed.TOPIC).dead()).isZero();
 	}
 
 	@Test

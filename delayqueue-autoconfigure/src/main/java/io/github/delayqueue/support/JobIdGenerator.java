@@ -1,4 +1,4 @@
-package io.github.delayqueue.core;
+package io.github.delayqueue.support;
 
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -51,7 +51,7 @@ public final class JobIdGenerator {
 	 * @param instance the instance number
 	 * @param counter the counter's first value
 	 */
-	JobIdGenerator(Clock clock, long instance, long counter) {
+	public JobIdGenerator(Clock clock, long instance, long counter) {
 		this.clock = clock;
 		this.instance = Math.floorMod(instance, FOUR_DIGITS);
 		this.counter = new AtomicLong(Math.floorMod(counter, FOUR_DIGITS));

@@ -1,4 +1,4 @@
-package io.github.delayqueue.listener;
+package io.github.delayqueue.presence;
 
 import java.time.Duration;
 import java.util.HexFormat;
@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

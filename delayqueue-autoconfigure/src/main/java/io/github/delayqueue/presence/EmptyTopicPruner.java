@@ -1,4 +1,4 @@
-package io.github.delayqueue.listener;
+package io.github.delayqueue.presence;
 
 import java.time.Duration;
 import java.util.HashSet;
@@ -6,14 +6,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.github.delayqueue.core.TopicPolicies;
-import io.github.delayqueue.core.TopicStats;
+import io.github.delayqueue.support.TopicPolicies;
+import io.github.delayqueue.store.StateCounts;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.ScriptRunner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -37,6 +37,8 @@ public class EmptyTopicPruner {
 
 	private final JobStore store;
 
+	private final ScriptRunner scripts;
+
 	private final StringRedisTemplate redis;
 
 	private final String topicSet;
@@ -56,17 +58,19 @@ public class EmptyTopicPruner {
 	/**
 	 * Create a pruner.
 	 * @param store reads the topics and their counts
-	 * @param redis where the set of topics and the marks live
+	 * @param scripts where the set of topics and the marks live, and the clock they are
+	 * marked by
 	 * @param keys names the set of topics
 	 * @param keyPrefix the prefix of every key, which names the marks
 	 * @param presence tells which topics have a listener
 	 * @param policies tell each topic's dead-letter retention
 	 * @param interval how often {@link #pruneIfDue()} prunes
 	 */
-	public EmptyTopicPruner(JobStore store, StringRedisTemplate redis, DelayQueueKeys keys, String keyPrefix,
+	public EmptyTopicPruner(JobStore store, ScriptRunner scripts, DelayQueueKeys keys, String keyPrefix,
 			ListenerPresence presence, TopicPolicies policies, Duration interval) {
 		this.store = store;
-		this.redis = redis;
+		this.scripts = scripts;
+		this.redis = scripts.redis();
 		this.topicSet = keys.topicSet();
 		this.emptySince = keyPrefix + ":topics-empty-since";
 		this.presence = presence;
@@ -99,7 +103,7 @@ public class EmptyTopicPruner {
 		Set<String> listened = new HashSet<>();
 		this.presence.read().forEach((instance) -> instance.listeners().forEach((l) -> listened.addAll(l.topics())));
 		Map<Object, Object> marks = this.redis.opsForHash().entries(this.emptySince);
-		long now = redisTime();
+		long now = this.scripts.serverTime();
 		Set<String> topics = this.store.topics();
 		Set<String> removed = new TreeSet<>();
 		for (String topic : topics) {
@@ -139,13 +143,8 @@ public class EmptyTopicPruner {
 		}
 	}
 
-	private static boolean isEmpty(TopicStats stats) {
+	private static boolean isEmpty(StateCounts stats) {
 		return stats.delayed() == 0 && stats.ready() == 0 && stats.running() == 0 && stats.dead() == 0;
-	}
-
-	private long redisTime() {
-		Long time = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
-		return (time != null) ? time : System.currentTimeMillis();
 	}
 
 }

@@ -1,4 +1,4 @@
-package io.github.delayqueue.core;
+package io.github.delayqueue.support;
 
 /**
  * Tells the policy of each topic.
