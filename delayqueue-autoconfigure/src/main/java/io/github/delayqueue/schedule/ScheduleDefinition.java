@@ -19,9 +19,10 @@ import org.springframework.scheduling.support.CronExpression;
 
 /**
  * A checked schedule: where its jobs go, when it ticks, what its jobs carry and how it
- * treats missed and overlapping ticks. Two definitions with the same {@link #hash()} are
- * the same schedule; the hash is what instances compare to find that a schedule changed.
- * Built by {@link ScheduleChecks}; stored in Redis as {@link #toJson(JsonMapper) JSON}.
+ * treats missed and overlapping ticks. Two definitions with the same
+ * {@link #hash(JsonMapper) hash} are the same schedule; the hash is what instances
+ * compare to find that a schedule changed. Built by {@link ScheduleChecks}; stored in
+ * Redis as {@link #toJson(JsonMapper) JSON}.
  *
  * @author delayqueue contributors
  */

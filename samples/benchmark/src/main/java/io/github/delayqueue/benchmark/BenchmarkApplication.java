@@ -124,6 +124,10 @@ public final class BenchmarkApplication {
 				step("9. dashboard");
 				new DashboardTimings(redis).measure(options.dashboardJobs()).forEach(report::add);
 			}
+			if (options.scenarios().contains(ScheduleScenario.NAME)) {
+				step("schedules: " + ScheduleScenario.SCHEDULES + " recurring schedules on three instances");
+				new ScheduleScenario(redis, options, report).run();
+			}
 			redis.flushAll();
 			report.environment("Load average at end (1, 5, 15 min)", loadAverage());
 			report.environment("Duration", Duration.between(started, Instant.now()).withNanos(0));

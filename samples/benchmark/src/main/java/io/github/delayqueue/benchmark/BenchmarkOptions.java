@@ -54,7 +54,8 @@ record BenchmarkOptions(@Nullable String redisUrl, Path output, int enqueueJobs,
 			       [--cancel-sizes N,N] [--cancel-samples N] [--dashboard-jobs N] [--app plain|actuator]
 			       [--warm-up-rounds N] [--profile] [--cluster]
 			       [--scenarios 1,2,...]  (default: all of 1 to 9; --cluster: one Redis against a local
-			                               Redis Cluster of three masters instead, or add 'cluster')
+			                               Redis Cluster of three masters instead, or add 'cluster';
+			                               'schedules': recurring schedules on three instances)
 			""";
 
 	static BenchmarkOptions full() {

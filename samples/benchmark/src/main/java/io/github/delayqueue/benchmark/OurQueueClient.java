@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.listener.DelayedJobListenerContainer;
@@ -47,6 +48,13 @@ final class OurQueueClient implements QueueClient {
 	static final String MANY = "bench.many";
 
 	static final int MANY_TOPICS = 30;
+
+	/**
+	 * The topic of the schedules' ticks, see {@link ScheduleScenario}.
+	 */
+	static final String TICKS = "bench.ticks";
+
+	static final int TICK_CONSUMERS = 8;
 
 	private final ConfigurableApplicationContext context;
 
@@ -232,6 +240,13 @@ final class OurQueueClient implements QueueClient {
 		// wait per topic, one worker per topic.
 		@DelayedJobListener(id = MANY, topics = "${benchmark.many-topics}", concurrency = "30", autoStartup = "false")
 		void many(String payload) {
+		}
+
+		// The tick's instant is the job's due time; the sink reads it as the light-load
+		// handler reads the due time in its payload.
+		@DelayedJobListener(id = TICKS, topics = TICKS, concurrency = "" + TICK_CONSUMERS, autoStartup = "false")
+		void ticks(DelayedJob<Map<String, Object>> tick) {
+			this.sinks.started(TICKS, tick.dueAt().toEpochMilli() + ":");
 		}
 
 		@DelayedJobListener(id = IDLE + 0, topics = IDLE + 0, concurrency = "1", autoStartup = "false")

@@ -1,0 +1,198 @@
+package io.github.delayqueue.benchmark;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Scenario "schedules": recurring schedules on three instances of the application, as a
+ * deployment runs them. A thousand schedules ticking every second: the Redis commands per
+ * tick while the ticks' jobs only go into the topic, then the lateness of each tick's
+ * handler start after its tick; and a thousand schedules that do not tick during the
+ * window: the idle cost they add to three instances without schedules.
+ */
+final class ScheduleScenario {
+
+	static final String NAME = "schedules";
+
+	static final int SCHEDULES = 1_000;
+
+	private static final int INSTANCES = 3;
+
+	private static final Duration PRODUCTION_WINDOW = Duration.ofSeconds(10);
+
+	private static final Duration LATENESS_WINDOW = Duration.ofSeconds(15);
+
+	// Never within a window: the first second of the year.
+	private static final String YEARLY = "0 0 0 1 1 *";
+
+	private final BenchmarkRedis redis;
+
+	private final BenchmarkOptions options;
+
+	private final Report report;
+
+	ScheduleScenario(BenchmarkRedis redis, BenchmarkOptions options, Report report) {
+		this.redis = redis;
+		this.options = options;
+		this.report = report;
+	}
+
+	void run() {
+		ticking();
+		idle();
+	}
+
+	private void ticking() {
+		this.redis.flushAll();
+		List<OurQueueClient> instances = start(schedules("every", "1s"));
+		try (RespConnection connection = this.redis.connect()) {
+			String ready = instances.get(0).readyListKey(OurQueueClient.TICKS);
+			// Every instance has declared and loaded the schedules once ticks arrive.
+			pause(Duration.ofSeconds(3));
+			long commandsBefore = connection.infoLong("stats", "total_commands_processed");
+			long readyBefore = (Long) connection.call("LLEN", ready);
+			pause(PRODUCTION_WINDOW);
+			long readyAfter = (Long) connection.call("LLEN", ready);
+			long commandsAfter = connection.infoLong("stats", "total_commands_processed");
+			// The LLENs and the first INFO are counted.
+			double perTick = (commandsAfter - commandsBefore - 3) / (double) (readyAfter - readyBefore);
+			this.report.add(new Report.Row(
+					"10a. schedules: " + SCHEDULES + " every second on " + INSTANCES
+							+ " instances, ticks produced, consumers stopped",
+					"ticks/s", perSecond(readyAfter - readyBefore), null, null));
+			this.report.add(new Report.Row(
+					"10b. schedules: Redis commands per tick (all commands of " + INSTANCES + " instances)", "commands",
+					perTick, null, null));
+			// The backlog of the production window would make the first ticks below late.
+			connection.call("DEL", ready, ready.replace(":ready", ":jobs"));
+			Histogram lateness = lateness(instances);
+			this.report.add(new Report.Row(
+					"10c. schedules: tick to handler start, p50 (" + lateness.getTotalCount() + " ticks)", "ms",
+					millis(lateness.getValueAtPercentile(50)), null, null));
+			this.report.add(new Report.Row("10d. schedules: tick to handler start, p99", "ms",
+					millis(lateness.getValueAtPercentile(99)), null, null));
+			this.report.add(new Report.Row("10e. schedules: tick to handler start, max", "ms",
+					millis(lateness.getMaxValue()), null, null));
+		}
+		finally {
+			instances.forEach(OurQueueClient::close);
+		}
+	}
+
+	private Histogram lateness(List<OurQueueClient> instances) {
+		Histogram lateness = new ConcurrentHistogram(TimeUnit.MINUTES.toMicros(10), 3);
+		long from = System.currentTimeMillis() + 1000;
+		for (OurQueueClient instance : instances) {
+			instance.startConsumers(OurQueueClient.TICKS, OurQueueClient.TICK_CONSUMERS, new QueueClient.JobSink() {
+
+				@Override
+				public void started(String payload) {
+					long tick = Payloads.dueAt(payload);
+					if (tick >= from) {
+						Instant now = Instant.now();
+						long micros = now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
+						lateness.recordValue(Math.max(0, micros - tick * 1000));
+					}
+				}
+
+				@Override
+				public void acknowledged() {
+				}
+
+			});
+		}
+		pause(LATENESS_WINDOW);
+		instances.forEach(OurQueueClient::stopConsumers);
+		return lateness;
+	}
+
+	private void idle() {
+		double[] without = idleCost(Map.of());
+		double[] with = idleCost(schedules("cron", YEARLY));
+		String window = this.options.idleSeconds() + " s";
+		this.report.add(new Report.Row(
+				"10f. idle, " + INSTANCES + " instances without schedules: Redis commands (" + window + ")",
+				"commands/s", without[0], null, null));
+		this.report.add(new Report.Row(
+				"10g. idle, " + INSTANCES + " instances with " + SCHEDULES + " schedules not due: Redis commands",
+				"commands/s", with[0], null, null));
+		this.report.add(new Report.Row("10h. idle, " + INSTANCES + " instances without schedules: JVM process CPU",
+				"% of a core", without[1], null, null));
+		this.report.add(new Report.Row(
+				"10i. idle, " + INSTANCES + " instances with " + SCHEDULES + " schedules not due: JVM process CPU",
+				"% of a core", with[1], null, null));
+	}
+
+	private double[] idleCost(Map<String, String> schedules) {
+		this.redis.flushAll();
+		List<OurQueueClient> instances = start(schedules);
+		try (RespConnection connection = this.redis.connect()) {
+			pause(Duration.ofSeconds(3));
+			com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
+				.getOperatingSystemMXBean();
+			long commandsBefore = connection.infoLong("stats", "total_commands_processed");
+			long cpuBefore = os.getProcessCpuTime();
+			long start = System.nanoTime();
+			pause(Duration.ofSeconds(this.options.idleSeconds()));
+			long cpuAfter = os.getProcessCpuTime();
+			long commandsAfter = connection.infoLong("stats", "total_commands_processed");
+			long elapsed = System.nanoTime() - start;
+			// The first INFO is counted in the second one's figure.
+			return new double[] { (commandsAfter - commandsBefore - 1) / (elapsed / 1e9),
+					100.0 * (cpuAfter - cpuBefore) / elapsed };
+		}
+		finally {
+			instances.forEach(OurQueueClient::close);
+		}
+	}
+
+	private List<OurQueueClient> start(Map<String, String> schedules) {
+		Map<String, String> properties = new HashMap<>(schedules);
+		properties.put("spring.data.redis.host", this.redis.host());
+		properties.put("spring.data.redis.port", String.valueOf(this.redis.port()));
+		List<OurQueueClient> instances = new ArrayList<>(INSTANCES);
+		for (int i = 0; i < INSTANCES; i++) {
+			instances.add(new OurQueueClient(properties, this.options.application()));
+		}
+		return instances;
+	}
+
+	// SCHEDULES schedules of the ticks' topic, each ticking by the setting given.
+	private static Map<String, String> schedules(String setting, String value) {
+		Map<String, String> properties = new HashMap<>();
+		for (int i = 0; i < SCHEDULES; i++) {
+			String key = "delayqueue.schedules.bench.tick-" + i + ".";
+			properties.put(key + "topic", OurQueueClient.TICKS);
+			properties.put(key + setting, value);
+		}
+		return properties;
+	}
+
+	private static double perSecond(long count) {
+		return count / (double) PRODUCTION_WINDOW.toSeconds();
+	}
+
+	private static double millis(long micros) {
+		return micros / 1000.0;
+	}
+
+	private static void pause(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted", ex);
+		}
+	}
+
+}
