@@ -98,8 +98,11 @@ end
 
 local function register(id, topic)
   local before = redis.call('HGET', KEYS[3], id)
+  if before == topic then
+    return ''
+  end
   redis.call('HSET', KEYS[3], id, topic)
-  return (before and before ~= topic) and before or ''
+  return before or ''
 end
 
 local function forget(id, entries)
@@ -131,10 +134,12 @@ if mode == 'declare' then
         redis.call('HDEL', KEYS[2], id .. ' ' .. e.hash)
       end
     end
+    -- A renewal, each heartbeat, writes only the time of the declaration: the JSON of
+    -- a hash is stored once.
     if not found then
       entries[#entries + 1] = {hash = hash, topic = topic, first = now, last = now, kind = 'd'}
+      redis.call('HSET', KEYS[2], id .. ' ' .. hash, json)
     end
-    redis.call('HSET', KEYS[2], id .. ' ' .. hash, json)
     entries = prune(id, entries)
     store(id, entries)
     local best = holder(entries)

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
@@ -15,6 +16,7 @@ import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.listener.DelayedJobListenerContainer;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
+import io.github.delayqueue.schedule.ScheduleTickListener;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -129,6 +131,15 @@ final class OurQueueClient implements QueueClient {
 	}
 
 	/**
+	 * Report how long after its tick each tick's job that this instance produced went
+	 * into its topic, by the Redis clock.
+	 * @param latenessMillis hears each lateness
+	 */
+	void onTickProduced(LongConsumer latenessMillis) {
+		this.sinks.tickProduced = latenessMillis;
+	}
+
+	/**
 	 * Start the listener of the {@link #MANY_TOPICS} topics.
 	 * @param sink hears of every job of them
 	 */
@@ -179,6 +190,15 @@ final class OurQueueClient implements QueueClient {
 			return new BenchmarkListeners(sinks);
 		}
 
+		@Bean
+		ScheduleTickListener benchmarkTickDecisions(Sinks sinks) {
+			return (schedule, topic, produced, skipped, missed, latenessMillis) -> {
+				if (produced > 0) {
+					sinks.tickProduced.accept(latenessMillis);
+				}
+			};
+		}
+
 		// Completed means acknowledged: the event comes after the ack script succeeded.
 		@Bean
 		JobEventListener benchmarkAcknowledgements(Sinks sinks) {
@@ -200,6 +220,10 @@ final class OurQueueClient implements QueueClient {
 	static final class Sinks {
 
 		final Map<String, JobSink> byTopic = new ConcurrentHashMap<>();
+
+		// Hears how long after its tick each tick's job went into its topic.
+		volatile LongConsumer tickProduced = (latenessMillis) -> {
+		};
 
 		void started(String topic, String payload) {
 			JobSink sink = this.byTopic.get(topic);

@@ -482,22 +482,32 @@ final class Scenarios {
 		try (RespConnection connection = this.redis.connect()) {
 			// Let start-up work settle before measuring.
 			pause(Duration.ofSeconds(Math.min(2, this.options.idleSeconds())));
-			com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
-				.getOperatingSystemMXBean();
-			long commandsBefore = connection.infoLong("stats", "total_commands_processed");
-			long cpuBefore = os.getProcessCpuTime();
-			long start = System.nanoTime();
-			pause(Duration.ofSeconds(this.options.idleSeconds()));
-			long cpuAfter = os.getProcessCpuTime();
-			long commandsAfter = connection.infoLong("stats", "total_commands_processed");
-			double seconds = (System.nanoTime() - start) / 1e9;
-			// The first INFO is counted in the second one's figure.
-			return new double[] { (commandsAfter - commandsBefore - 1) / seconds,
-					100.0 * (cpuAfter - cpuBefore) / (System.nanoTime() - start) };
+			return idleCost(connection, Duration.ofSeconds(this.options.idleSeconds()));
 		}
 		finally {
 			client.stopConsumers();
 		}
+	}
+
+	/**
+	 * Measure what a window of doing nothing costs.
+	 * @param connection a connection to the Redis server
+	 * @param window how long to measure
+	 * @return the Redis commands per second, and the CPU of this JVM in % of a core
+	 */
+	static double[] idleCost(RespConnection connection, Duration window) {
+		com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
+			.getOperatingSystemMXBean();
+		long commandsBefore = connection.infoLong("stats", "total_commands_processed");
+		long cpuBefore = os.getProcessCpuTime();
+		long start = System.nanoTime();
+		pause(window);
+		long cpuAfter = os.getProcessCpuTime();
+		long commandsAfter = connection.infoLong("stats", "total_commands_processed");
+		long elapsed = System.nanoTime() - start;
+		// The first INFO is counted in the second one's figure.
+		return new double[] { (commandsAfter - commandsBefore - 1) / (elapsed / 1e9),
+				100.0 * (cpuAfter - cpuBefore) / elapsed };
 	}
 
 	/**

@@ -1,6 +1,5 @@
 package io.github.delayqueue.benchmark;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,34 +57,64 @@ final class ScheduleScenario {
 			String ready = instances.get(0).readyListKey(OurQueueClient.TICKS);
 			// Every instance has declared and loaded the schedules once ticks arrive.
 			pause(Duration.ofSeconds(3));
+			long scriptsBefore = scriptCalls(connection);
 			long commandsBefore = connection.infoLong("stats", "total_commands_processed");
 			long readyBefore = (Long) connection.call("LLEN", ready);
 			pause(PRODUCTION_WINDOW);
 			long readyAfter = (Long) connection.call("LLEN", ready);
 			long commandsAfter = connection.infoLong("stats", "total_commands_processed");
+			long scriptsAfter = scriptCalls(connection);
+			long ticks = readyAfter - readyBefore;
 			// The LLENs and the first INFO are counted.
-			double perTick = (commandsAfter - commandsBefore - 3) / (double) (readyAfter - readyBefore);
+			double perTick = (commandsAfter - commandsBefore - 3) / (double) ticks;
 			this.report.add(new Report.Row(
 					"10a. schedules: " + SCHEDULES + " every second on " + INSTANCES
 							+ " instances, ticks produced, consumers stopped",
-					"ticks/s", perSecond(readyAfter - readyBefore), null, null));
-			this.report.add(new Report.Row(
-					"10b. schedules: Redis commands per tick (all commands of " + INSTANCES + " instances)", "commands",
-					perTick, null, null));
+					"ticks/s", perSecond(ticks), null, null));
+			this.report.add(new Report.Row("10b. schedules: Redis commands per tick (all commands of " + INSTANCES
+					+ " instances, those run inside scripts included)", "commands", perTick, null, null));
+			this.report.add(new Report.Row("10c. schedules: script calls per tick (all of " + INSTANCES + " instances)",
+					"calls", (scriptsAfter - scriptsBefore) / (double) ticks, null, null));
 			// The backlog of the production window would make the first ticks below late.
 			connection.call("DEL", ready, ready.replace(":ready", ":jobs"));
+			Histogram produced = new ConcurrentHistogram(TimeUnit.MINUTES.toMillis(10), 3);
+			instances.forEach((instance) -> instance.onTickProduced(produced::recordValue));
 			Histogram lateness = lateness(instances);
+			instances.forEach((instance) -> instance.onTickProduced((millis) -> {
+			}));
 			this.report.add(new Report.Row(
-					"10c. schedules: tick to handler start, p50 (" + lateness.getTotalCount() + " ticks)", "ms",
+					"10d. schedules: tick to handler start, p50 (" + lateness.getTotalCount() + " ticks)", "ms",
 					millis(lateness.getValueAtPercentile(50)), null, null));
-			this.report.add(new Report.Row("10d. schedules: tick to handler start, p99", "ms",
+			this.report.add(new Report.Row("10e. schedules: tick to handler start, p99", "ms",
 					millis(lateness.getValueAtPercentile(99)), null, null));
-			this.report.add(new Report.Row("10e. schedules: tick to handler start, max", "ms",
+			this.report.add(new Report.Row("10f. schedules: tick to handler start, max", "ms",
 					millis(lateness.getMaxValue()), null, null));
+			this.report.add(new Report.Row("10g. schedules: tick to its job in the topic (by the Redis clock), p50",
+					"ms", (double) produced.getValueAtPercentile(50), null, null));
+			this.report.add(new Report.Row("10h. schedules: tick to its job in the topic, p99", "ms",
+					(double) produced.getValueAtPercentile(99), null, null));
 		}
 		finally {
 			instances.forEach(OurQueueClient::close);
 		}
+	}
+
+	// Calls of EVALSHA and EVAL so far, the scripts' own commands not counted.
+	private static long scriptCalls(RespConnection connection) {
+		return calls(connection, "cmdstat_evalsha") + calls(connection, "cmdstat_eval");
+	}
+
+	// "calls=12,usec=..." to 12; a command never called has no line.
+	private static long calls(RespConnection connection, String command) {
+		String stats;
+		try {
+			stats = connection.info("commandstats", command);
+		}
+		catch (IllegalStateException ex) {
+			return 0;
+		}
+		int end = stats.indexOf(',');
+		return Long.parseLong(stats.substring("calls=".length(), (end < 0) ? stats.length() : end));
 	}
 
 	private Histogram lateness(List<OurQueueClient> instances) {
@@ -120,15 +149,15 @@ final class ScheduleScenario {
 		double[] with = idleCost(schedules("cron", YEARLY));
 		String window = this.options.idleSeconds() + " s";
 		this.report.add(new Report.Row(
-				"10f. idle, " + INSTANCES + " instances without schedules: Redis commands (" + window + ")",
+				"10i. idle, " + INSTANCES + " instances without schedules: Redis commands (" + window + ")",
 				"commands/s", without[0], null, null));
 		this.report.add(new Report.Row(
-				"10g. idle, " + INSTANCES + " instances with " + SCHEDULES + " schedules not due: Redis commands",
+				"10j. idle, " + INSTANCES + " instances with " + SCHEDULES + " schedules not due: Redis commands",
 				"commands/s", with[0], null, null));
-		this.report.add(new Report.Row("10h. idle, " + INSTANCES + " instances without schedules: JVM process CPU",
+		this.report.add(new Report.Row("10k. idle, " + INSTANCES + " instances without schedules: JVM process CPU",
 				"% of a core", without[1], null, null));
 		this.report.add(new Report.Row(
-				"10i. idle, " + INSTANCES + " instances with " + SCHEDULES + " schedules not due: JVM process CPU",
+				"10l. idle, " + INSTANCES + " instances with " + SCHEDULES + " schedules not due: JVM process CPU",
 				"% of a core", with[1], null, null));
 	}
 
@@ -137,18 +166,7 @@ final class ScheduleScenario {
 		List<OurQueueClient> instances = start(schedules);
 		try (RespConnection connection = this.redis.connect()) {
 			pause(Duration.ofSeconds(3));
-			com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
-				.getOperatingSystemMXBean();
-			long commandsBefore = connection.infoLong("stats", "total_commands_processed");
-			long cpuBefore = os.getProcessCpuTime();
-			long start = System.nanoTime();
-			pause(Duration.ofSeconds(this.options.idleSeconds()));
-			long cpuAfter = os.getProcessCpuTime();
-			long commandsAfter = connection.infoLong("stats", "total_commands_processed");
-			long elapsed = System.nanoTime() - start;
-			// The first INFO is counted in the second one's figure.
-			return new double[] { (commandsAfter - commandsBefore - 1) / (elapsed / 1e9),
-					100.0 * (cpuAfter - cpuBefore) / elapsed };
+			return Scenarios.idleCost(connection, Duration.ofSeconds(this.options.idleSeconds()));
 		}
 		finally {
 			instances.forEach(OurQueueClient::close);
