@@ -118,6 +118,33 @@ class ScheduleDeployTests {
 		ScheduleTicksTests.assertConsecutiveOnce(TickLedger.ticks(TOPIC), 1000);
 	}
 
+	@Test
+	void renewsADeclarationWithoutWritingItsDefinitionAgain() {
+		instance("renewing", "delayqueue.schedules.hourly.topic=" + TOPIC, "delayqueue.schedules.hourly.every=1h")
+			.run((context) -> {
+				StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
+				String definitions = "{dq:~schedules}:definitions";
+				await().atMost(Duration.ofSeconds(20)).until(() -> redis.opsForHash().size(definitions) == 1);
+				// The stored JSON with a space after it reads as the same definition:
+				// a heartbeat that wrote the definition again would take the space away.
+				Object field = redis.opsForHash().keys(definitions).iterator().next();
+				String marked = redis.opsForHash().get(definitions, field) + " ";
+				redis.opsForHash().put(definitions, field, marked);
+				long marking = redisNow(redis);
+				// Several heartbeats later, by the renewed time of the declaration.
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> lastDeclared(redis, "hourly") > marking + Duration.ofSeconds(2).toMillis());
+				assertThat(redis.opsForHash().get(definitions, field)).isEqualTo(marked);
+				assertThat(context.getBean(DelayQueueSchedules.class).find("hourly")).isPresent();
+			});
+	}
+
+	// The time of a schedule's latest declaration: "hash topic first last kind".
+	private static long lastDeclared(StringRedisTemplate redis, String id) {
+		Object declarations = redis.opsForHash().get("{dq:~schedules}:declarations", id);
+		return (declarations != null) ? Long.parseLong(declarations.toString().split(" ")[3]) : 0;
+	}
+
 	// The first index from which the ticks are consecutive multiples of 3 s, those before
 	// it consecutive multiples of 2 s, and the first of 3 s the first one after an
 	// instant
