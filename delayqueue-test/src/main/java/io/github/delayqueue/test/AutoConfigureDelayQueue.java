@@ -30,9 +30,9 @@ import org.springframework.boot.test.context.PropertyMapping;
  * as a {@code @ServiceConnection} container's, or a {@code RedisConnectionFactory} bean)
  * is used as it is; otherwise a Redis container, wired by {@code @ServiceConnection},
  * where Docker runs; otherwise the Redis server shipped in the embedded-redis jar (Redis
- * 6.2), one per JVM, on a free port. {@code delayqueue.test.redis-server} (or the
+ * 6.2), one per JVM, on a free port. {@code delayqueue-test.redis-server} (or the
  * environment variable {@code DELAYQUEUE_TEST_REDIS_SERVER}) names another
- * {@code redis-server} binary for it, and {@code delayqueue.test.redis-image} another
+ * {@code redis-server} binary for it, and {@code delayqueue-test.redis-image} another
  * container image ({@code redis:7.2-alpine} unless set).
  * <p>
  * <b>Isolation.</b> Every application context gets a key prefix of its own
@@ -49,7 +49,7 @@ import org.springframework.boot.test.context.PropertyMapping;
 @Documented
 @Inherited
 @ImportAutoConfiguration
-@PropertyMapping("delayqueue.test")
+@PropertyMapping("delayqueue-test")
 public @interface AutoConfigureDelayQueue {
 
 	/**
@@ -84,7 +84,7 @@ public @interface AutoConfigureDelayQueue {
 
 		/**
 		 * The {@code redis-server} binary of the embedded-redis jar, or the one that
-		 * {@code delayqueue.test.redis-server} names, one per JVM.
+		 * {@code delayqueue-test.redis-server} names, one per JVM.
 		 */
 		EMBEDDED,
 

@@ -39,7 +39,7 @@ public final class DelayQueueTestAutoConfiguration {
 
 	/**
 	 * How long {@link DelayQueueTester#awaitIdle(String...)} waits unless
-	 * {@code delayqueue.test.await-timeout} says otherwise.
+	 * {@code delayqueue-test.await-timeout} says otherwise.
 	 */
 	public static final Duration DEFAULT_AWAIT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -60,7 +60,7 @@ public final class DelayQueueTestAutoConfiguration {
 			Environment environment) {
 		return new DelayQueueTester(new TestSupportStore(scriptRunner, keys), scriptRunner, operations, admin,
 				dueTimeListeners, sendRecorder.sent(), failures, wipe,
-				environment.getProperty("delayqueue.test.await-timeout", Duration.class, DEFAULT_AWAIT_TIMEOUT));
+				environment.getProperty("delayqueue-test.await-timeout", Duration.class, DEFAULT_AWAIT_TIMEOUT));
 	}
 
 	@Bean

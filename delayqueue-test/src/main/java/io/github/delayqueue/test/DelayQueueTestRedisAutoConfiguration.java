@@ -32,7 +32,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 public final class DelayQueueTestRedisAutoConfiguration {
 
 	/**
-	 * The image of the Redis container unless {@code delayqueue.test.redis-image} names
+	 * The image of the Redis container unless {@code delayqueue-test.redis-image} names
 	 * another.
 	 */
 	public static final String DEFAULT_IMAGE = "redis:7.2-alpine";
@@ -44,7 +44,7 @@ public final class DelayQueueTestRedisAutoConfiguration {
 		@Bean
 		@ServiceConnection(name = "redis")
 		GenericContainer<?> delayQueueRedisContainer(Environment environment) {
-			String image = environment.getProperty("delayqueue.test.redis-image", DEFAULT_IMAGE);
+			String image = environment.getProperty("delayqueue-test.redis-image", DEFAULT_IMAGE);
 			return new GenericContainer<>(DockerImageName.parse(image).asCompatibleSubstituteFor("redis"))
 				.withExposedPorts(6379);
 		}
@@ -57,7 +57,7 @@ public final class DelayQueueTestRedisAutoConfiguration {
 
 		@Bean
 		DataRedisConnectionDetails delayQueueEmbeddedRedis(Environment environment) {
-			String binary = environment.getProperty("delayqueue.test.redis-server",
+			String binary = environment.getProperty("delayqueue-test.redis-server",
 					System.getenv().getOrDefault("DELAYQUEUE_TEST_REDIS_SERVER", EmbeddedRedisServer.EMBEDDED));
 			EmbeddedRedisServer server = EmbeddedRedisServer.of(binary);
 			return new DataRedisConnectionDetails() {

@@ -159,7 +159,7 @@ public class DelayQueueTester {
 
 	/**
 	 * Wait until topics are idle, for the tester's default time (10 seconds unless
-	 * {@code delayqueue.test.await-timeout} says otherwise).
+	 * {@code delayqueue-test.await-timeout} says otherwise).
 	 * @param topics the topics; none for every topic the application has sent to or that
 	 * Redis lists
 	 * @throws AssertionError if a topic still has something to do when the time is up

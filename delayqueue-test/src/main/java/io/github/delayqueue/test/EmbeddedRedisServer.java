@@ -28,7 +28,7 @@ import redis.embedded.core.ExecutableProvider;
 final class EmbeddedRedisServer {
 
 	/**
-	 * The value of {@code delayqueue.test.redis-server} that names the jar's binary.
+	 * The value of {@code delayqueue-test.redis-server} that names the jar's binary.
 	 */
 	static final String EMBEDDED = "embedded";
 
@@ -96,7 +96,7 @@ final class EmbeddedRedisServer {
 		}
 		Path path = Path.of(chosen);
 		if (!Files.isExecutable(path)) {
-			throw new IllegalStateException("delayqueue.test.redis-server=" + chosen
+			throw new IllegalStateException("delayqueue-test.redis-server=" + chosen
 					+ " names no executable redis-server; give a path or '" + EMBEDDED + "'");
 		}
 		return path;

@@ -14,7 +14,7 @@ import org.springframework.test.context.support.AbstractTestExecutionListener;
  */
 final class ResetDelayQueueTestExecutionListener extends AbstractTestExecutionListener {
 
-	private static final String RESET_PROPERTY = "delayqueue.test.reset-before-each-test";
+	private static final String RESET_PROPERTY = "delayqueue-test.reset-before-each-test";
 
 	@Override
 	public int getOrder() {

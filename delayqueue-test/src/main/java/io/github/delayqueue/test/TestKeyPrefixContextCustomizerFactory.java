@@ -31,7 +31,7 @@ final class TestKeyPrefixContextCustomizerFactory implements ContextCustomizerFa
 	 * The property that tells the test support the key prefix is the test's own, so its
 	 * keys may all be deleted when the context closes.
 	 */
-	static final String OWN_KEY_PREFIX = "delayqueue.test.own-key-prefix";
+	static final String OWN_KEY_PREFIX = "delayqueue-test.own-key-prefix";
 
 	@Override
 	public @Nullable ContextCustomizer createContextCustomizer(Class<?> testClass,
