@@ -69,7 +69,12 @@ final class EmbeddedRedisServer {
 		return this.port;
 	}
 
-	private static EmbeddedRedisServer start(String chosen) {
+	/**
+	 * Start a server of its own, shared with nobody, stopped when the JVM exits.
+	 * @param chosen the path of a {@code redis-server}, or {@value #EMBEDDED}
+	 * @return the server
+	 */
+	static EmbeddedRedisServer start(String chosen) {
 		try {
 			Path binary = binary(chosen);
 			Path directory = Files.createTempDirectory("delayqueue-test-redis-");
