@@ -1,10 +1,14 @@
 package io.github.delayqueue.test;
 
 import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.GenericContainer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.testcontainers.service.connection.ServiceConnection;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,6 +65,14 @@ class TestRedisChoiceTests {
 	}
 
 	@Test
+	void usesTheServiceConnectionContainerOfTheApplication() {
+		this.contextRunner.withUserConfiguration(ApplicationContainer.class)
+			.run((context) -> assertThat(context).hasBean("applicationRedis")
+				.doesNotHaveBean(EMBEDDED)
+				.doesNotHaveBean(CONTAINER));
+	}
+
+	@Test
 	void startsNoneWhenTheTestAsksForTheApplicationsOwn() {
 		this.contextRunner.withPropertyValues("delayqueue-test.redis=application")
 			.run((context) -> assertThat(context).doesNotHaveBean(EMBEDDED).doesNotHaveBean(CONTAINER));
@@ -73,6 +85,18 @@ class TestRedisChoiceTests {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("delayqueue-test.redis=memory"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ApplicationContainer {
+
+		// Never started here: the choice is made from the bean's definition.
+		@Bean(destroyMethod = "")
+		@ServiceConnection
+		GenericContainer<?> applicationRedis() {
+			return new GenericContainer<>("redis:7.4-alpine").withExposedPorts(6379);
+		}
+
 	}
 
 }
