@@ -73,7 +73,11 @@ public enum DelayQueueScript {
 	/** Decides which declared definition of each schedule holds. */
 	DECLARE_SCHEDULES("declare-schedules"),
 	/** Reads schedules' definitions, states and latest ticks. */
-	READ_SCHEDULES("read-schedules");
+	READ_SCHEDULES("read-schedules"),
+	/** DELAYED due times and RUNNING deadlines moved earlier, for tests only. */
+	SHIFT_DUE("shift-due"),
+	/** Reads what a queue still has to do now, for tests only. */
+	COUNT_UNSETTLED("count-unsettled");
 
 	private static final String LOCATION = "io/github/delayqueue/store/scripts/";
 
