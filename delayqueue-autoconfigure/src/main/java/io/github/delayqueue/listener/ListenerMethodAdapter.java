@@ -107,17 +107,19 @@ final class ListenerMethodAdapter {
 	 * @param id the job id
 	 * @param attempt the delivery's number
 	 * @param record the job
+	 * @param lease extends the delivery's time to run, for the {@link DelayedJob}
 	 * @throws PayloadConversionException if the payload does not convert
 	 * @throws Throwable whatever the method throws
 	 */
-	void invoke(String topic, String id, int attempt, JobRecord record) throws Throwable {
+	void invoke(String topic, String id, int attempt, JobRecord record, DelayedJob.Lease lease) throws Throwable {
 		Object payload = convert(record.payloadJson());
 		Object[] args = new Object[this.method.getParameterCount()];
 		if (this.payloadIndex >= 0) {
 			args[this.payloadIndex] = payload;
 		}
 		if (this.jobIndex >= 0) {
-			args[this.jobIndex] = new DelayedJob<>(id, topic, payload, attempt, record.dueAt(), record.headers());
+			args[this.jobIndex] = new DelayedJob<>(id, topic, payload, attempt, record.dueAt(), record.headers(),
+					lease);
 		}
 		try {
 			this.method.invoke(this.bean, args);
