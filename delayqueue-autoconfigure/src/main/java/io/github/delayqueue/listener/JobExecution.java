@@ -1,6 +1,10 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 
 import io.github.delayqueue.core.DeadJob;
@@ -18,19 +22,19 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs one claimed delivery on a worker thread and settles it: acknowledged when the
- * handler returns (in a batch, see {@link BatchingAcknowledger}); handed to
- * {@link FailedDeliveries} when it throws. A settlement that Redis refuses because the
- * delivery expired meanwhile changes nothing: the job was already delivered again. One
- * that a client sent again after its reply was lost, and that Redis had run, reports what
- * that run did.
+ * Runs one claimed delivery and settles it: acknowledged when the handler returns (in a
+ * batch, see {@link BatchingAcknowledger}), or when the future of an asynchronous handler
+ * completes (see {@link AsyncCompletions}); handed to {@link FailedDeliveries} when it
+ * fails. A settlement that Redis refuses because the delivery expired meanwhile changes
+ * nothing: the job was already delivered again. One that a client sent again after its
+ * reply was lost, and that Redis had run, reports what that run did.
  * <p>
  * It is also the lease of the {@link DelayedJob} its handler gets: an extension moves the
  * delivery's deadline, which every settlement then carries.
  *
  * @author delayqueue contributors
  */
-final class JobExecution implements Runnable, DelayedJob.Lease {
+final class JobExecution implements DelayedJob.Lease {
 
 	private static final Log logger = LogFactory.getLog(JobExecution.class);
 
@@ -67,6 +71,15 @@ final class JobExecution implements Runnable, DelayedJob.Lease {
 	 */
 	private volatile long deadline = -1;
 
+	// What an asynchronous handler's settlement needs, set before its future is watched.
+	private @Nullable JobRecord record;
+
+	private Duration ttr = Duration.ZERO;
+
+	private long startedAtNanos;
+
+	private HandlerObservation observation = HandlerObservation.NOOP;
+
 	JobExecution(ClaimedJob job, long claimedAtRedisMillis, long claimedAtNanos, ListenerMethodAdapter method,
 			TopicPolicy policy, JobClaims claims, JobRecordCodec codec, JobEventListener events,
 			BatchingAcknowledger acknowledger, FailedDeliveries failures, BooleanSupplier interruptedByShutdown,
@@ -89,8 +102,14 @@ final class JobExecution implements Runnable, DelayedJob.Lease {
 		return this.job;
 	}
 
-	@Override
-	public void run() {
+	/**
+	 * Run the handler and, unless it is asynchronous, settle the delivery.
+	 * @param completions watches the futures of asynchronous handlers
+	 * @return {@code null} once the delivery is settled or handed back; for an
+	 * asynchronous handler, a future that completes once its completion settled the
+	 * delivery, or its time to run elapsed first
+	 */
+	@Nullable CompletableFuture<Void> run(AsyncCompletions completions) {
 		String topic = this.job.topic();
 		JobRecord record;
 		try {
@@ -100,7 +119,7 @@ final class JobExecution implements Runnable, DelayedJob.Lease {
 			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' has unreadable data; it is now dead", ex);
 			// Its own time to run is unreadable too, so its deadline is unknown.
 			this.failures.bury(this.job, FailureDecision.describe(ex), -1, DeadJob.Cause.UNREADABLE, ex, null);
-			return;
+			return null;
 		}
 		Duration ttr = (record.ttr() != null) ? record.ttr() : this.policy.ttr();
 		// As the claim set it: a settlement sent again after a lost reply is told apart
@@ -111,20 +130,67 @@ final class JobExecution implements Runnable, DelayedJob.Lease {
 			// Claimed ahead and kept waiting by slow handlers: starting now would risk
 			// running past the time to run, so hand it back uncounted instead.
 			handBack();
-			return;
+			return null;
 		}
 		this.events.jobStarted(topic,
 				Duration.ofMillis(Math.max(0, redisNow(waitedNanos) - record.dueAt().toEpochMilli())));
 		HandlerObservation observation = this.observations.start(this.job, record);
 		long start = System.nanoTime();
+		CompletableFuture<?> completion;
 		try (Observation.Scope scope = observation.openScope()) {
-			this.method.invoke(topic, this.job.id(), this.job.attempt(), record, this);
+			completion = this.method.invoke(topic, this.job.id(), this.job.attempt(), record, this);
 		}
 		catch (Throwable failure) {
 			failed(record, ttr, observation, start, failure);
-			return;
+			return null;
+		}
+		if (completion != null) {
+			this.record = record;
+			this.ttr = ttr;
+			this.observation = observation;
+			this.startedAtNanos = start;
+			return completions.watch(this, completion);
 		}
 		succeeded(ttr, observation, start);
+		return null;
+	}
+
+	/**
+	 * Settle the delivery of an asynchronous handler whose future completed.
+	 * @param failure what it failed with, or {@code null} if it succeeded
+	 */
+	void completed(@Nullable Throwable failure) {
+		JobRecord record = this.record;
+		if (record == null) {
+			throw new IllegalStateException("Job '" + this.job.id() + "' did not start asynchronously");
+		}
+		if (failure == null) {
+			succeeded(this.ttr, this.observation, this.startedAtNanos);
+		}
+		else {
+			failed(record, this.ttr, this.observation, this.startedAtNanos, unwrap(failure));
+		}
+	}
+
+	/**
+	 * The time to run of an asynchronous handler's delivery elapsed before its future
+	 * completed: the job is delivered again (or dies) as for any elapsed time to run, and
+	 * whatever the future does later changes nothing.
+	 */
+	void expired() {
+		logger.warn("Job '" + this.job.id() + "' of topic '" + this.job.topic() + "' did not complete within its time"
+				+ " to run (" + this.ttr + ", extensions included); its future was cancelled and the job will be"
+				+ " delivered again, or be dead if no attempt is left");
+		this.observation.stop(null, new TimeoutException("Time to run elapsed"));
+	}
+
+	/**
+	 * Return how long until the delivery's deadline, by this instance's clock.
+	 * @return the nanoseconds, negative once it passed
+	 */
+	long nanosUntilDeadline() {
+		long sinceClaim = System.nanoTime() - this.claimedAtNanos;
+		return (this.deadline - this.claimedAtRedisMillis) * 1_000_000 - sinceClaim;
 	}
 
 	@Override
@@ -183,6 +249,16 @@ final class JobExecution implements Runnable, DelayedJob.Lease {
 	// The Redis clock now, from the claim's reading of it and the time since.
 	private long redisNow(long nanosSinceClaim) {
 		return this.claimedAtRedisMillis + nanosSinceClaim / 1_000_000;
+	}
+
+	// What an asynchronous handler failed with, out of the wrappers futures add.
+	private static Throwable unwrap(Throwable failure) {
+		Throwable cause = failure;
+		while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+				&& cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.util.concurrent.CompletableFuture;
 
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.store.JobRecord;
@@ -19,6 +20,7 @@ import org.springframework.util.ReflectionUtils;
 /**
  * Calls one listener method with a job: converts the payload from JSON to the type the
  * method declares (generic types included) and passes it, a {@link DelayedJob}, or both.
+ * An asynchronous method's completion (see {@link AsyncReturn}) comes back as a future.
  *
  * @author delayqueue contributors
  */
@@ -36,9 +38,12 @@ final class ListenerMethodAdapter {
 
 	private final JsonMapper jsonMapper;
 
+	private final @Nullable AsyncReturn asyncReturn;
+
 	private ListenerMethodAdapter(Object bean, Method method, int payloadIndex, int jobIndex,
-			@Nullable JavaType payloadType, JsonMapper jsonMapper) {
+			@Nullable JavaType payloadType, JsonMapper jsonMapper, @Nullable AsyncReturn asyncReturn) {
 		this.bean = bean;
+		this.asyncReturn = asyncReturn;
 		this.method = method;
 		this.payloadIndex = payloadIndex;
 		this.jobIndex = jobIndex;
@@ -57,6 +62,7 @@ final class ListenerMethodAdapter {
 	 */
 	static ListenerMethodAdapter of(Object bean, Method method, JsonMapper jsonMapper) {
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+		AsyncReturn asyncReturn = AsyncReturn.of(method);
 		Type[] parameters = method.getGenericParameterTypes();
 		int payloadIndex = -1;
 		int jobIndex = -1;
@@ -90,7 +96,7 @@ final class ListenerMethodAdapter {
 			target = GenericTypeResolver.resolveType(target, AopUtils.getTargetClass(bean));
 		}
 		JavaType payloadType = (target != null) ? jsonMapper.getTypeFactory().constructType(target) : null;
-		return new ListenerMethodAdapter(bean, invocable, payloadIndex, jobIndex, payloadType, jsonMapper);
+		return new ListenerMethodAdapter(bean, invocable, payloadIndex, jobIndex, payloadType, jsonMapper, asyncReturn);
 	}
 
 	/**
@@ -102,16 +108,28 @@ final class ListenerMethodAdapter {
 	}
 
 	/**
+	 * Return whether the method completes asynchronously, so that
+	 * {@link #invoke(String, String, int, JobRecord, DelayedJob.Lease)} returns a future.
+	 * @return {@code true} if asynchronous
+	 */
+	boolean isAsync() {
+		return this.asyncReturn != null;
+	}
+
+	/**
 	 * Call the method with a job.
 	 * @param topic the topic the job came from
 	 * @param id the job id
 	 * @param attempt the delivery's number
 	 * @param record the job
 	 * @param lease extends the delivery's time to run, for the {@link DelayedJob}
+	 * @return {@code null} once a synchronous method returned; for an asynchronous one,
+	 * the future of its completion
 	 * @throws PayloadConversionException if the payload does not convert
 	 * @throws Throwable whatever the method throws
 	 */
-	void invoke(String topic, String id, int attempt, JobRecord record, DelayedJob.Lease lease) throws Throwable {
+	@Nullable CompletableFuture<?> invoke(String topic, String id, int attempt, JobRecord record, DelayedJob.Lease lease)
+			throws Throwable {
 		Object payload = convert(record.payloadJson());
 		Object[] args = new Object[this.method.getParameterCount()];
 		if (this.payloadIndex >= 0) {
@@ -121,12 +139,14 @@ final class ListenerMethodAdapter {
 			args[this.jobIndex] = new DelayedJob<>(id, topic, payload, attempt, record.dueAt(), record.headers(),
 					lease);
 		}
+		Object returned;
 		try {
-			this.method.invoke(this.bean, args);
+			returned = this.method.invoke(this.bean, args);
 		}
 		catch (InvocationTargetException ex) {
 			throw ex.getTargetException();
 		}
+		return (this.asyncReturn != null) ? this.asyncReturn.toFuture(returned) : null;
 	}
 
 	private @Nullable Object convert(String json) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
@@ -135,6 +136,18 @@ class ErrorHandlerTests {
 	}
 
 	@Test
+	void decidesTheFailureOfAnAsynchronousHandlerByWhatItsFutureFailedWith() {
+		this.runner.run((context) -> {
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DecidingErrorHandler handler = context.getBean(DecidingErrorHandler.class);
+			String id = queue.send("decided.async", "dead");
+			ListenerProbe.awaitState(queue, "decided.async", id, JobState.DEAD);
+			assertThat(handler.seen.get(id).exception()).isInstanceOf(IllegalStateException.class)
+				.hasMessage("failed: dead");
+		});
+	}
+
+	@Test
 	void aListenerNamesItsOwnErrorHandlerWhichWinsOverTheApplicationsOne() {
 		this.runner.withUserConfiguration(OwnErrorHandlerListener.class)
 			.withPropertyValues("app.error-handler=acknowledgingErrorHandler")
@@ -221,6 +234,13 @@ class ErrorHandlerTests {
 					if (job.attempt() == 1) {
 						throw new IllegalStateException("failed: " + job.payload());
 					}
+				}
+
+				@DelayedJobListener("decided.async")
+				CompletableFuture<Void> onAsync(DelayedJob<String> job) {
+					return CompletableFuture.supplyAsync(() -> {
+						throw new IllegalStateException("failed: " + job.payload());
+					});
 				}
 			};
 		}
