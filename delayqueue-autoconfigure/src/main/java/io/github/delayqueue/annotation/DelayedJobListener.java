@@ -43,12 +43,14 @@ import org.springframework.core.annotation.AliasFor;
  * <p>
  * A method returning a {@link java.util.concurrent.CompletableFuture} or
  * {@link java.util.concurrent.CompletionStage}, or Reactor's {@code Mono} (or another
- * single-value reactive type), complete asynchronously: the job is acknowledged when the
- * future completes, and retried (or dead) as above when it fails. It counts against the
- * concurrency, and its time to run runs, until then; a future still incomplete when the
- * time to run elapses is cancelled and the job delivered again. A return type that may
- * complete many times ({@code Flux}, a {@code Publisher}), or a plain
- * {@link java.util.concurrent.Future}, fails start-up; any other return value is ignored.
+ * single-value reactive type), and a Kotlin {@code suspend} function (with
+ * {@code kotlinx-coroutines-reactor} on the class path), complete asynchronously: the job
+ * is acknowledged when the future completes, and retried (or dead) as above when it
+ * fails. It counts against the concurrency, and its time to run runs, until then; a
+ * future still incomplete when the time to run elapses is cancelled and the job delivered
+ * again. A return type that may complete many times ({@code Flux}, a {@code Publisher}, a
+ * Kotlin {@code Flow}), or a plain {@link java.util.concurrent.Future}, fails start-up;
+ * any other return value is ignored.
  *
  * <p>
  * With several topics, a ready job of an earlier topic is always taken before one of a

@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * A delivery whose handler failed, as a {@link DelayedJobErrorHandler} sees it: the job,
- * the attempt, and what the handler threw (or what its future or {@code Mono} failed
- * with).
+ * the attempt, and what the handler threw (or what its future, {@code Mono} or
+ * {@code suspend} function failed with).
  *
  * @param id the job id
  * @param topic the topic it was taken from

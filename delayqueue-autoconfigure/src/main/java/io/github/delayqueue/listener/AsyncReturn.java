@@ -8,6 +8,8 @@ import java.util.concurrent.Future;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 
+import org.springframework.core.KotlinDetector;
+import org.springframework.core.MethodParameter;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.util.ClassUtils;
@@ -15,8 +17,10 @@ import org.springframework.util.ClassUtils;
 /**
  * What an asynchronous listener method returns, and how its completion is awaited: a
  * {@link CompletionStage} (a {@link CompletableFuture} among them), a single-value
- * reactive type such as Reactor's {@code Mono} (when Reactor is on the class path).
- * Methods returning anything else are synchronous, their value ignored.
+ * reactive type such as Reactor's {@code Mono} (when Reactor is on the class path), or a
+ * Kotlin {@code suspend} function's result, which Spring's {@code CoroutinesUtils}
+ * delivers as a {@code Mono}. Methods returning anything else are synchronous, their
+ * value ignored.
  *
  * @author delayqueue contributors
  */
@@ -26,13 +30,28 @@ final class AsyncReturn {
 
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono", CLASS_LOADER);
 
+	private static final boolean COROUTINES_PRESENT = ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt",
+			CLASS_LOADER);
+
 	private static final AsyncReturn STAGE = new AsyncReturn(null);
 
-	// Null for a stage.
+	private static final AsyncReturn SUSPENDING = new AsyncReturn(null);
+
+	// Null for a stage or a suspend function's Mono.
 	private final @Nullable ReactiveAdapter adapter;
 
 	private AsyncReturn(@Nullable ReactiveAdapter adapter) {
 		this.adapter = adapter;
+	}
+
+	/**
+	 * Return whether a method is a Kotlin {@code suspend} function, whose last parameter
+	 * is the continuation the Kotlin compiler adds.
+	 * @param method the method
+	 * @return {@code true} if it suspends
+	 */
+	static boolean isSuspending(Method method) {
+		return KotlinDetector.isKotlinPresent() && KotlinDetector.isSuspendingFunction(method);
 	}
 
 	/**
@@ -43,6 +62,18 @@ final class AsyncReturn {
 	 * awaited as one completion
 	 */
 	static @Nullable AsyncReturn of(Method method) {
+		if (isSuspending(method)) {
+			if (!COROUTINES_PRESENT || !REACTOR_PRESENT || !KotlinDetector.isKotlinReflectPresent()) {
+				throw new IllegalArgumentException("it is a suspend function, which needs kotlinx-coroutines-reactor"
+						+ " and kotlin-reflect on the class path");
+			}
+			Class<?> returned = MethodParameter.forExecutable(method, -1).getParameterType();
+			ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(returned);
+			if (adapter != null && adapter.isMultiValue()) {
+				throw manyValues(returned);
+			}
+			return SUSPENDING;
+		}
 		Class<?> returned = method.getReturnType();
 		if (returned == void.class || returned.isPrimitive()) {
 			return null;

@@ -14,6 +14,7 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.CoroutinesUtils;
 import org.springframework.core.GenericTypeResolver;
 import org.springframework.util.ReflectionUtils;
 
@@ -40,10 +41,13 @@ final class ListenerMethodAdapter {
 
 	private final @Nullable AsyncReturn asyncReturn;
 
+	private final boolean suspending;
+
 	private ListenerMethodAdapter(Object bean, Method method, int payloadIndex, int jobIndex,
 			@Nullable JavaType payloadType, JsonMapper jsonMapper, @Nullable AsyncReturn asyncReturn) {
 		this.bean = bean;
 		this.asyncReturn = asyncReturn;
+		this.suspending = AsyncReturn.isSuspending(method);
 		this.method = method;
 		this.payloadIndex = payloadIndex;
 		this.jobIndex = jobIndex;
@@ -64,9 +68,11 @@ final class ListenerMethodAdapter {
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		AsyncReturn asyncReturn = AsyncReturn.of(method);
 		Type[] parameters = method.getGenericParameterTypes();
+		// A suspend function's last parameter is the continuation Kotlin adds, not ours.
+		int declared = AsyncReturn.isSuspending(method) ? parameters.length - 1 : parameters.length;
 		int payloadIndex = -1;
 		int jobIndex = -1;
-		for (int i = 0; i < parameters.length; i++) {
+		for (int i = 0; i < declared; i++) {
 			if (method.getParameterTypes()[i] == DelayedJob.class) {
 				if (jobIndex >= 0) {
 					throw new IllegalArgumentException("it declares more than one DelayedJob parameter");
@@ -131,7 +137,8 @@ final class ListenerMethodAdapter {
 	@Nullable CompletableFuture<?> invoke(String topic, String id, int attempt, JobRecord record, DelayedJob.Lease lease)
 			throws Throwable {
 		Object payload = convert(record.payloadJson());
-		Object[] args = new Object[this.method.getParameterCount()];
+		Object[] args = new Object[this.suspending ? this.method.getParameterCount() - 1
+				: this.method.getParameterCount()];
 		if (this.payloadIndex >= 0) {
 			args[this.payloadIndex] = payload;
 		}
@@ -141,7 +148,8 @@ final class ListenerMethodAdapter {
 		}
 		Object returned;
 		try {
-			returned = this.method.invoke(this.bean, args);
+			returned = this.suspending ? CoroutinesUtils.invokeSuspendingFunction(this.method, this.bean, args)
+					: this.method.invoke(this.bean, args);
 		}
 		catch (InvocationTargetException ex) {
 			throw ex.getTargetException();
