@@ -9,10 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 
-import org.springframework.beans.factory.BeanInitializationException;
 import org.springframework.context.annotation.Configuration;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Listener methods whose return type cannot be awaited as one completion fail start-up,
@@ -37,14 +34,8 @@ class AsyncListenerValidationTests {
 	}
 
 	private void assertFails(Class<?> configuration, String method, String reason) {
-		DelayQueueContextRunner.withoutRedis().withUserConfiguration(configuration).run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(BeanInitializationException.class)
-				.hasMessageContaining("@DelayedJobListener method")
-				.hasMessageContaining(method)
-				.hasMessageContaining(reason);
-		});
+		DelayedJobListenerValidationTests.assertFailsToStart(DelayQueueContextRunner.withoutRedis(), configuration,
+				method, reason);
 	}
 
 	@Configuration(proxyBeanMethods = false)
