@@ -56,6 +56,20 @@ final class ListenerMethodAdapter {
 	 * @throws IllegalArgumentException naming what is wrong with the method
 	 */
 	static ListenerMethodAdapter of(Object bean, Method method, JsonMapper jsonMapper) {
+		return of(bean, method, jsonMapper, null);
+	}
+
+	/**
+	 * Create an adapter that converts payloads to a given type rather than the one the
+	 * method declares: a lambda's method declares none.
+	 * @param bean the bean
+	 * @param method the method, as declared on the bean's class
+	 * @param jsonMapper converts payloads
+	 * @param declared the payload type, or {@code null} for the method's
+	 * @return the adapter
+	 * @throws IllegalArgumentException naming what is wrong with the method
+	 */
+	static ListenerMethodAdapter of(Object bean, Method method, JsonMapper jsonMapper, @Nullable Type declared) {
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		Type[] parameters = method.getGenericParameterTypes();
 		int payloadIndex = -1;
@@ -83,7 +97,10 @@ final class ListenerMethodAdapter {
 			target = (parameters[jobIndex] instanceof ParameterizedType parameterized)
 					? parameterized.getActualTypeArguments()[0] : Object.class;
 		}
-		if (target != null) {
+		if (declared != null) {
+			target = declared;
+		}
+		else if (target != null) {
 			// A method inherited from a generic class names a type variable
 			// (T), which the bean's own class binds (class OrderListener
 			// extends Listener<Order>).
