@@ -361,24 +361,16 @@ public class DashboardApi {
 
 		static List<ListenerRow> of(String topic, List<ListenerPresence.Instance> instances, boolean shown) {
 			List<ListenerRow> rows = new ArrayList<>();
-			for (ListenerPresence.Instance instance : instances) {
-				// An instance's id is its host name and a random part; the random part
-				// keeps
-				// instances apart when the host name is hidden.
-				String id = shown ? instance.id() : hiddenHost(instance.id());
-				String host = shown ? instance.host() : JobInfo.HIDDEN;
+			for (ListenerPresence.Instance listed : instances) {
+				ListenerPresence.Instance instance = shown ? listed : listed.withoutHost();
 				for (ListenerPresence.Listener listener : instance.listeners()) {
 					if (listener.topics().contains(topic)) {
-						rows.add(new ListenerRow(id, host, listener.id(), listener.concurrency(), listener.running()));
+						rows.add(new ListenerRow(instance.id(), instance.host(), listener.id(), listener.concurrency(),
+								listener.running()));
 					}
 				}
 			}
 			return rows;
-		}
-
-		private static String hiddenHost(String instance) {
-			int colon = instance.lastIndexOf(':');
-			return (colon >= 0) ? JobInfo.HIDDEN + instance.substring(colon) : JobInfo.HIDDEN;
 		}
 
 	}
