@@ -113,6 +113,7 @@ public class DelayedJobListenerAnnotationBeanPostProcessor
 			DelayedJobListenerEndpoint.Builder builder = DelayedJobListenerEndpoint.builder(id)
 				.topics(resolved.topics())
 				.autoStartup(resolved.autoStartup())
+				.errorHandler(resolved.errorHandler())
 				.method(bean, method);
 			if (resolved.concurrency() != null) {
 				builder.concurrency(resolved.concurrency());

@@ -37,6 +37,8 @@ public class DelayedJobListenerContainer {
 
 	private final BatchingAcknowledger acknowledger;
 
+	private final FailedDeliveries failures;
+
 	private final HandlerObservations observations;
 
 	private final Object lifecycleMonitor = new Object();
@@ -55,6 +57,9 @@ public class DelayedJobListenerContainer {
 		this.factory = factory;
 		this.concurrency = concurrency;
 		this.acknowledger = new BatchingAcknowledger(factory.claims()::ack, factory.events());
+		this.failures = new FailedDeliveries(factory.claims(), factory.events(), factory.dueTimeListener(),
+				this.acknowledger, (endpoint.errorHandler() != null) ? endpoint.errorHandler() : factory.errorHandler(),
+				factory.deadJobs());
 		this.observations = factory.observations(endpoint.id());
 		this.claimer = factory.claims()::claim;
 	}
@@ -205,8 +210,7 @@ public class DelayedJobListenerContainer {
 			BooleanSupplier interruptedByShutdown) {
 		return new JobExecution(job, claimedAtRedisMillis, claimedAtNanos, this.method,
 				this.factory.policies().forTopic(job.topic()), this.factory.claims(), this.factory.codec(),
-				this.factory.events(), this.factory.dueTimeListener(), this.acknowledger, interruptedByShutdown,
-				this.observations);
+				this.factory.events(), this.acknowledger, this.failures, interruptedByShutdown, this.observations);
 	}
 
 	@Override

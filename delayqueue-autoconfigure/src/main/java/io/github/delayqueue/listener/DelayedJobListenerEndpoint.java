@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 
 import io.github.delayqueue.core.DelayedJob;
+import io.github.delayqueue.core.DelayedJobErrorHandler;
 import io.github.delayqueue.core.JobConstraints;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -55,6 +56,8 @@ public final class DelayedJobListenerEndpoint {
 
 	private final boolean autoStartup;
 
+	private final @Nullable DelayedJobErrorHandler errorHandler;
+
 	private final Object target;
 
 	private final Method method;
@@ -67,6 +70,7 @@ public final class DelayedJobListenerEndpoint {
 		this.topics = List.copyOf(builder.topics);
 		this.concurrency = builder.concurrency;
 		this.autoStartup = builder.autoStartup;
+		this.errorHandler = builder.errorHandler;
 		this.target = target;
 		this.method = method;
 		this.payloadType = payloadType;
@@ -116,6 +120,14 @@ public final class DelayedJobListenerEndpoint {
 	}
 
 	/**
+	 * Return what decides the fate of failed jobs.
+	 * @return the error handler, or {@code null} for the container factory's
+	 */
+	public @Nullable DelayedJobErrorHandler errorHandler() {
+		return this.errorHandler;
+	}
+
+	/**
 	 * Make what calls the handler with a job.
 	 * @param jsonMapper converts payloads
 	 * @return the adapter
@@ -156,6 +168,8 @@ public final class DelayedJobListenerEndpoint {
 		private @Nullable Integer concurrency;
 
 		private boolean autoStartup = true;
+
+		private @Nullable DelayedJobErrorHandler errorHandler;
 
 		private @Nullable Object bean;
 
@@ -210,6 +224,17 @@ public final class DelayedJobListenerEndpoint {
 		 */
 		public Builder autoStartup(boolean autoStartup) {
 			this.autoStartup = autoStartup;
+			return this;
+		}
+
+		/**
+		 * Set what decides the fate of this listener's failed jobs, instead of the
+		 * container factory's error handler.
+		 * @param errorHandler the error handler, or {@code null} for the factory's
+		 * @return this builder
+		 */
+		public Builder errorHandler(@Nullable DelayedJobErrorHandler errorHandler) {
+			this.errorHandler = errorHandler;
 			return this;
 		}
 

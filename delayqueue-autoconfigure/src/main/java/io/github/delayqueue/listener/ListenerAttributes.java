@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayedJobErrorHandler;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -18,8 +19,8 @@ import org.springframework.util.StringUtils;
  * placeholders, then the {@code #{...}} expressions, with the bean factory's own
  * resolver, so that an expression may name beans ({@code #{@settings.topic}}) and give
  * values of their own types: topics as an array or a collection, a concurrency as a
- * number, autoStartup as a boolean, a container factory as the factory itself (or its
- * bean name, looked up here).
+ * number, autoStartup as a boolean, a container factory or an error handler as the bean
+ * itself (or its bean name, looked up here).
  *
  * @author delayqueue contributors
  */
@@ -51,7 +52,8 @@ final class ListenerAttributes {
 		}
 		Object id = evaluate(annotation.id());
 		return new Resolved(topics, (id != null) ? id.toString().trim() : "", concurrency(annotation.concurrency()),
-				autoStartup(annotation.autoStartup()), containerFactory(annotation.containerFactory()));
+				autoStartup(annotation.autoStartup()), containerFactory(annotation.containerFactory()),
+				errorHandler(annotation.errorHandler()));
 	}
 
 	private static void addTopics(List<String> topics, @Nullable Object value, String attribute) {
@@ -124,6 +126,28 @@ final class ListenerAttributes {
 		}
 	}
 
+	private @Nullable DelayedJobErrorHandler errorHandler(String attribute) {
+		Object value = evaluate(attribute);
+		if (value == null || value instanceof DelayedJobErrorHandler) {
+			return (DelayedJobErrorHandler) value;
+		}
+		String name = value.toString().trim();
+		if (name.isEmpty()) {
+			return null;
+		}
+		if (this.beanFactory == null) {
+			throw new IllegalArgumentException(
+					"names error handler '" + name + "', but no bean factory is there to look it up in");
+		}
+		try {
+			return this.beanFactory.getBean(name, DelayedJobErrorHandler.class);
+		}
+		catch (NoSuchBeanDefinitionException ex) {
+			// As for every other culprit, the message alone names it.
+			throw new IllegalArgumentException("names error handler '" + name + "': " + ex.getMessage());
+		}
+	}
+
 	private boolean autoStartup(String attribute) {
 		Object value = evaluate(attribute);
 		if (value instanceof Boolean flag) {
@@ -155,9 +179,11 @@ final class ListenerAttributes {
 	 * @param concurrency the concurrency, or {@code null} for the first topic's
 	 * @param autoStartup whether the listener starts with the application
 	 * @param containerFactory the factory, or {@code null} for the default
+	 * @param errorHandler the error handler, or {@code null} for the factory's
 	 */
 	record Resolved(List<String> topics, String id, @Nullable Integer concurrency, boolean autoStartup,
-			@Nullable DelayedJobListenerContainerFactory containerFactory) {
+			@Nullable DelayedJobListenerContainerFactory containerFactory,
+			@Nullable DelayedJobErrorHandler errorHandler) {
 
 	}
 

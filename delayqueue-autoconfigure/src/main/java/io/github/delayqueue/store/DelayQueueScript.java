@@ -32,6 +32,8 @@ public enum DelayQueueScript {
 	RETRY("retry"),
 	/** RUNNING to DEAD. */
 	BURY("bury"),
+	/** RUNNING for longer: a later time-to-run deadline. */
+	EXTEND_TTR("extend-ttr"),
 	/** RUNNING to READY, uncounted. */
 	RELEASE("release"),
 	/** Claiming to READY. */
