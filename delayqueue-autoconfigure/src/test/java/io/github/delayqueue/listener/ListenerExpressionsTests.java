@@ -7,6 +7,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayedJobErrorHandler;
+import io.github.delayqueue.core.FailureAction;
+import io.github.delayqueue.core.JobInfo;
+import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
@@ -53,6 +57,17 @@ class ListenerExpressionsTests {
 			Recorder recorder = context.getBean(Recorder.class);
 			await().atMost(Duration.ofSeconds(10)).until(() -> recorder.payloads.size() == 1);
 			assertThat(recorder.payloads).containsExactly("hello");
+		});
+	}
+
+	@Test
+	void takesAnErrorHandlerFromAnExpression() {
+		this.runner.withUserConfiguration(ErrorHandlerByExpression.class).run((context) -> {
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			String id = queue.send("handled", "x");
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> queue.find("handled", id).map(JobInfo::state).orElse(null) == JobState.DEAD);
+			assertThat(context.getBean(Recorder.class).payloads).containsExactly("decided");
 		});
 	}
 
@@ -141,6 +156,36 @@ class ListenerExpressionsTests {
 
 				@DelayedJobListener(id = "expr-idle", topics = "idle", autoStartup = "#{@mailSettings.startIdle()}")
 				void idle(String payload) {
+				}
+
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ErrorHandlerByExpression {
+
+		@Bean
+		Recorder recorder() {
+			return new Recorder();
+		}
+
+		@Bean
+		DelayedJobErrorHandler deadAtOnce(Recorder recorder) {
+			return (failure) -> {
+				recorder.payloads.add("decided");
+				return FailureAction.dead();
+			};
+		}
+
+		@Bean
+		Object failingListener() {
+			return new Object() {
+
+				@DelayedJobListener(topics = "handled", errorHandler = "#{@deadAtOnce}")
+				void on(String payload) {
+					throw new IllegalStateException("failing on purpose");
 				}
 
 			};

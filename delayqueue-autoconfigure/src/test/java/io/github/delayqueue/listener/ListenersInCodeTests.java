@@ -7,6 +7,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
+import io.github.delayqueue.core.FailureAction;
+import io.github.delayqueue.core.JobInfo;
+import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
@@ -76,6 +79,19 @@ class ListenersInCodeTests {
 				await().atMost(Duration.ofSeconds(10)).until(() -> recorder.jobs.size() == 2);
 				assertThat(recorder.jobs).extracting(DelayedJob::attempt).containsExactly(1, 2);
 			});
+	}
+
+	@Test
+	void letsAnEndpointsOwnErrorHandlerDecide() {
+		this.runner.withUserConfiguration(OwnErrorHandlerConfigurer.class).run((context) -> {
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			String id = queue.send("code.dead", "x");
+			Recorder recorder = context.getBean(Recorder.class);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> queue.find("code.dead", id).map(JobInfo::state).orElse(null) == JobState.DEAD);
+			assertThat(recorder.jobs).extracting(DelayedJob::attempt).containsExactly(1);
+			assertThat(recorder.payloads).containsExactly("failing on purpose");
+		});
 	}
 
 	@Test
@@ -217,6 +233,23 @@ class ListenersInCodeTests {
 						if (job.attempt() == 1) {
 							throw new IllegalStateException("failing on purpose on attempt 1");
 						}
+					}).build());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnErrorHandlerConfigurer extends RecorderConfiguration {
+
+		@Bean
+		DelayedJobListenerConfigurer deadAtOnce(Recorder recorder) {
+			return (registrar) -> registrar.registerEndpoint(
+					DelayedJobListenerEndpoint.builder("dead-at-once").topics("code.dead").errorHandler((failure) -> {
+						recorder.payloads.add(failure.exception().getMessage());
+						return FailureAction.dead();
+					}).handler(String.class, (job) -> {
+						recorder.jobs.add(job);
+						throw new IllegalStateException("failing on purpose");
 					}).build());
 		}
 
