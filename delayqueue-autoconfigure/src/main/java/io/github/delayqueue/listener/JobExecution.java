@@ -2,6 +2,7 @@ package io.github.delayqueue.listener;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import io.github.delayqueue.support.DueTimeListener;
@@ -54,6 +55,9 @@ final class JobExecution implements Runnable {
 
 	private final HandlerObservations observations;
 
+	// Gives back the delivery's global concurrency permit, if it holds one; taken once.
+	private final AtomicReference<@Nullable Runnable> permit = new AtomicReference<>();
+
 	JobExecution(ClaimedJob job, long claimedAtRedisMillis, long claimedAtNanos, ListenerMethodAdapter method,
 			TopicPolicy policy, JobClaims claims, JobRecordCodec codec, JobEventListener events,
 			DueTimeListener dueTimeListener, BatchingAcknowledger acknowledger, BooleanSupplier interruptedByShutdown,
@@ -74,6 +78,33 @@ final class JobExecution implements Runnable {
 
 	ClaimedJob job() {
 		return this.job;
+	}
+
+	/**
+	 * The delivery holds a global concurrency permit of its topic, to give back once it
+	 * is settled or handed back.
+	 * @param release gives the permit back
+	 */
+	void holdsPermit(Runnable release) {
+		this.permit.set(release);
+	}
+
+	/**
+	 * Give back the delivery's global concurrency permit, if it holds one and has not
+	 * given it back yet. Should Redis be unreachable, the permit is free again when the
+	 * delivery's time to run ends.
+	 */
+	void releasePermit() {
+		Runnable release = this.permit.getAndSet(null);
+		if (release != null) {
+			try {
+				release.run();
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not give back the permit of job '" + this.job.id() + "' of topic '"
+						+ this.job.topic() + "'; it is free again when the delivery's time to run ends", ex);
+			}
+		}
 	}
 
 	@Override
@@ -189,6 +220,7 @@ final class JobExecution implements Runnable {
 			logger.warn("Could not hand back job '" + this.job.id() + "' of topic '" + this.job.topic()
 					+ "'; it will be delivered again when its time to run elapses", ex);
 		}
+		releasePermit();
 	}
 
 	/**

@@ -59,7 +59,13 @@ public enum DelayQueueScript {
 	/** A retired partition a sender writes to goes back into the partition set. */
 	REVIVE_PARTITION("revive-partition"),
 	/** A revived partition loses its retirement mark. */
-	UNRETIRE_PARTITION("unretire-partition");
+	UNRETIRE_PARTITION("unretire-partition"),
+	/** Claimed deliveries of a topic with limits are admitted under them, or not. */
+	ACQUIRE_PERMITS("acquire-permits"),
+	/** Deliveries give back their global concurrency permits. */
+	RELEASE_PERMITS("release-permits"),
+	/** A whole topic is held back for a while, on every instance. */
+	HOLD_TOPIC("hold-topic");
 
 	private static final String LOCATION = "io/github/delayqueue/store/scripts/";
 

@@ -50,6 +50,8 @@ public final class JobClaims {
 
 	private final PartitionRegistry partitions;
 
+	private final TopicLimiter limiter;
+
 	/**
 	 * Create the consumer side of the store.
 	 * @param scripts runs the scripts
@@ -59,6 +61,15 @@ public final class JobClaims {
 		this.scripts = scripts;
 		this.keys = keys;
 		this.partitions = new PartitionRegistry(scripts, keys);
+		this.limiter = new TopicLimiter(scripts, keys);
+	}
+
+	/**
+	 * Return the limits of topics across instances, for claims of topics that have some.
+	 * @return the limiter
+	 */
+	public TopicLimiter limiter() {
+		return this.limiter;
 	}
 
 	/**
