@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
+import io.github.delayqueue.core.RateLimitedException;
 import io.github.delayqueue.support.DueTimeListener;
 import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.support.TopicPolicy;
@@ -181,6 +182,10 @@ final class JobExecution implements Runnable {
 
 	private @Nullable String failed(JobRecord record, Duration runTime, Throwable failure, long deadline) {
 		String topic = this.job.topic();
+		RateLimitedException rateLimited = rateLimited(failure);
+		if (rateLimited != null) {
+			return postpone(rateLimited, failure, deadline);
+		}
 		this.events.jobFailed(topic, runTime, failure);
 		FailureDecision decision = FailureDecision.decide(this.policy, record.maxAttempts(), this.job.attempt(),
 				failure);
@@ -207,6 +212,49 @@ final class JobExecution implements Runnable {
 					failure);
 			return bury(decision.reason(), deadline) ? DEAD : null;
 		}
+	}
+
+	/**
+	 * Have the job run again after the wait a partner asked for, its attempt given back,
+	 * and with {@code rate-limit.pause-topic-on-429} hold its whole topic back as long,
+	 * on every instance.
+	 */
+	private @Nullable String postpone(RateLimitedException rateLimited, Throwable failure, long deadline) {
+		String topic = this.job.topic();
+		Duration wait = rateLimited.getRetryAfter();
+		if (this.policy.limits().pauseTopicOn429()) {
+			try {
+				this.claims.limiter().hold(topic, wait);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not hold topic '" + topic + "' back for " + wait + "; its other jobs still run", ex);
+			}
+		}
+		long due = this.claims.postpone(this.job, wait, FailureDecision.describe(failure), deadline);
+		if (due < 0) {
+			logger.info("Job '" + this.job.id() + "' of topic '" + topic + "' was rate limited after its time to run"
+					+ " elapsed; it was delivered again, so this is ignored: " + failure);
+			return null;
+		}
+		this.events.jobRetried(topic);
+		this.dueTimeListener.jobScheduledInQueue(this.job.queue(), due);
+		logger.info("Job '" + this.job.id() + "' of topic '" + topic + "' was rate limited; it runs again at "
+				+ Instant.ofEpochMilli(due) + " (in " + wait + "), no attempt spent"
+				+ (this.policy.limits().pauseTopicOn429() ? ", and the topic holds back until then" : "") + ": "
+				+ rateLimited.getMessage());
+		return RETRY;
+	}
+
+	// The handler's own, or one it wrapped; a few causes deep, as a cause chain may loop.
+	private static @Nullable RateLimitedException rateLimited(Throwable failure) {
+		Throwable cause = failure;
+		for (int depth = 0; cause != null && depth < 8; depth++) {
+			if (cause instanceof RateLimitedException rateLimited) {
+				return rateLimited;
+			}
+			cause = cause.getCause();
+		}
+		return null;
 	}
 
 	/**
