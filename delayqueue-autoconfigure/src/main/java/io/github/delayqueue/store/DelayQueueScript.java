@@ -32,6 +32,8 @@ public enum DelayQueueScript {
 	RETRY("retry"),
 	/** RUNNING to DEAD. */
 	BURY("bury"),
+	/** RUNNING for longer: a later time-to-run deadline. */
+	EXTEND_TTR("extend-ttr"),
 	/** RUNNING to READY, uncounted. */
 	RELEASE("release"),
 	/** Claiming to READY. */
@@ -65,7 +67,11 @@ public enum DelayQueueScript {
 	/** Deliveries give back their global concurrency permits. */
 	RELEASE_PERMITS("release-permits"),
 	/** A whole topic is held back for a while, on every instance. */
-	HOLD_TOPIC("hold-topic");
+	HOLD_TOPIC("hold-topic"),
+	/** DELAYED due times and RUNNING deadlines moved earlier, for tests only. */
+	SHIFT_DUE("shift-due"),
+	/** Reads what a queue still has to do now, for tests only. */
+	COUNT_UNSETTLED("count-unsettled");
 
 	private static final String LOCATION = "io/github/delayqueue/store/scripts/";
 
