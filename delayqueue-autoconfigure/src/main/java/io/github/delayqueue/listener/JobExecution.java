@@ -68,6 +68,8 @@ final class JobExecution implements DelayedJob.Lease {
 	// Gives back the delivery's global concurrency permit, if it holds one; taken once.
 	private final AtomicReference<@Nullable Runnable> permit = new AtomicReference<>();
 
+	private volatile @Nullable String permitMember;
+
 	/**
 	 * The delivery's time-to-run deadline in epoch ms by the Redis clock: the claim's,
 	 * then the latest extension's. A settlement carries it, which tells one sent again
@@ -108,10 +110,12 @@ final class JobExecution implements DelayedJob.Lease {
 
 	/**
 	 * The delivery holds a global concurrency permit of its topic, to give back once it
-	 * is settled or handed back.
+	 * is settled or handed back, and to keep as long as an extended time to run.
+	 * @param member the name the permit is held under
 	 * @param release gives the permit back
 	 */
-	void holdsPermit(Runnable release) {
+	void holdsPermit(String member, Runnable release) {
+		this.permitMember = member;
 		this.permit.set(release);
 	}
 
@@ -235,6 +239,17 @@ final class JobExecution implements DelayedJob.Lease {
 		synchronized (this) {
 			if (extended > this.deadline) {
 				this.deadline = extended;
+			}
+		}
+		String member = this.permitMember;
+		if (member != null && this.permit.get() != null) {
+			try {
+				this.claims.limiter().extend(this.job.topic(), member, extended);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Job '" + this.job.id() + "' of topic '" + this.job.topic() + "': its global concurrency"
+						+ " permit could not be kept for the extended time to run; it is free again at the old one",
+						ex);
 			}
 		}
 		return true;

@@ -101,7 +101,7 @@ final class TopicLimitGate {
 			if (i < admission.admitted()) {
 				if (permits) {
 					String member = deliveries.get(i).member();
-					execution.holdsPermit(() -> release(topic, member));
+					execution.holdsPermit(member, () -> release(topic, member));
 				}
 				admitted.add(execution);
 			}

@@ -68,6 +68,8 @@ public enum DelayQueueScript {
 	RELEASE_PERMITS("release-permits"),
 	/** A whole topic is held back for a while, on every instance. */
 	HOLD_TOPIC("hold-topic"),
+	/** A delivery whose time to run was extended keeps its global permit as long. */
+	EXTEND_PERMIT("extend-permit"),
 	/** DELAYED due times and RUNNING deadlines moved earlier, for tests only. */
 	SHIFT_DUE("shift-due"),
 	/** Reads what a queue still has to do now, for tests only. */

@@ -74,6 +74,21 @@ public final class TopicLimiter {
 	}
 
 	/**
+	 * Keep a delivery's global concurrency permit until its extended deadline.
+	 * @param topic the topic
+	 * @param member the delivery's member, see {@link Delivery#member()}
+	 * @param deadline the new deadline in epoch ms by the Redis clock
+	 * @return {@code false} if the permit is no longer held
+	 */
+	public boolean extend(String topic, String member, long deadline) {
+		return ScriptRunner.asLong(
+				this.scripts
+					.run(DelayQueueScript.EXTEND_PERMIT, List.of(this.keys.topic(topic).permits()), member,
+							String.valueOf(deadline))
+					.get(0)) == 1;
+	}
+
+	/**
 	 * Hold a whole topic back on every instance: no delivery of it is admitted for a
 	 * while. A shorter hold never cuts a longer one short.
 	 * @param topic the topic

@@ -124,6 +124,22 @@ class TopicLimiterTests {
 	}
 
 	@Test
+	void aPermitWhoseTimeToRunWasExtendedIsHeldAsLong() {
+		Limits limits = new Limits(0, Duration.ofSeconds(1), 1);
+		Delivery extended = new Delivery("long", 1, Duration.ofMillis(300));
+		Admission admission = this.limiter.admit("extended", limits, List.of(extended));
+		assertThat(admission.admitted()).isOne();
+		assertThat(this.limiter.extend("extended", extended.member(), admission.redisNow() + 10_000)).isTrue();
+		// Well past the first time to run, the permit is still held.
+		await().during(Duration.ofMillis(800))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> this.limiter.admit("extended", limits, List.of(delivery("other"))).admitted() == 0);
+		this.limiter.release("extended", List.of(extended.member()));
+		assertThat(this.limiter.extend("extended", extended.member(), admission.redisNow() + 20_000)).isFalse();
+		assertThat(this.limiter.admit("extended", limits, List.of(delivery("other"))).admitted()).isOne();
+	}
+
+	@Test
 	void aHoldAdmitsNothingUntilItEndsAndIsNeverCutShort() {
 		Limits limits = new Limits(0, Duration.ofSeconds(1), 0);
 		assertThat(this.limiter.hold("held", Duration.ofSeconds(5))).isGreaterThan(Duration.ofSeconds(4));
