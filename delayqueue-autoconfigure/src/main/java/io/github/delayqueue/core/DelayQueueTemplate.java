@@ -96,6 +96,8 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
+	private final AfterCommit afterCommit = new AfterCommit(JobEventListeners.none());
+
 	private @Nullable DelayQueueSendObservationConvention sendObservationConvention;
 
 	/**
@@ -141,6 +143,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 */
 	public void setEventListener(JobEventListener eventListener) {
 		this.eventListener = eventListener;
+		this.afterCommit.setEvents(eventListener);
 	}
 
 	/**
@@ -168,6 +171,18 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 */
 	public void setSendObservationConvention(@Nullable DelayQueueSendObservationConvention convention) {
 		this.sendObservationConvention = convention;
+	}
+
+	/**
+	 * Set whether sends and cancels made inside a Spring-managed transaction wait for its
+	 * commit (and are dropped on rollback) unless a call says otherwise, as
+	 * {@code delayqueue.transaction-aware} does. Off by default.
+	 * @param transactionAware {@code true} to defer them by default
+	 * @see JobRequest.Builder#afterCommit(boolean)
+	 * @see #cancelAfterCommit(String, String)
+	 */
+	public void setTransactionAware(boolean transactionAware) {
+		this.afterCommit.setByDefault(transactionAware);
 	}
 
 	@Override
@@ -226,6 +241,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		// Not through sendAll: its grouping by topic, slicing and duplicate bookkeeping
 		// took about a tenth of the sending thread's Java time, and one job needs none.
 		Prepared job = prepare(request, traceHeaders);
+		if (this.afterCommit.defers(request.afterCommit())) {
+			this.afterCommit.register("send", Map.of(job.topic(), List.of(job.id())), () -> write(job));
+			return job.id();
+		}
+		return write(job);
+	}
+
+	private String write(Prepared job) {
 		registerTopic(job.topic());
 		for (int attempt = 0;; attempt++) {
 			JobStore.EnqueueOutcome outcome = this.store.enqueue(job.topic(), job.encoded());
@@ -262,7 +285,9 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	}
 
 	private List<String> sendBatch(Collection<JobRequest> requests, Map<String, String> traceHeaders) {
+		List<Prepared> all = new ArrayList<>(requests.size());
 		List<Prepared> prepared = new ArrayList<>(requests.size());
+		List<Prepared> deferred = new ArrayList<>();
 		Set<String> seen = new HashSet<>();
 		for (JobRequest request : requests) {
 			Prepared job = prepare(request, traceHeaders);
@@ -270,8 +295,22 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 				throw new InvalidJobException(
 						"Job id '" + job.id() + "' appears twice for topic '" + job.topic() + "' in one batch");
 			}
-			prepared.add(job);
+			all.add(job);
+			(this.afterCommit.defers(request.afterCommit()) ? deferred : prepared).add(job);
 		}
+		if (deferred.isEmpty()) {
+			return writeBatch(prepared);
+		}
+		Map<String, List<String>> ids = new LinkedHashMap<>();
+		deferred.forEach((job) -> ids.computeIfAbsent(job.topic(), (topic) -> new ArrayList<>()).add(job.id()));
+		this.afterCommit.register("send", ids, () -> writeBatch(deferred));
+		if (!prepared.isEmpty()) {
+			writeBatch(prepared);
+		}
+		return all.stream().map(Prepared::id).toList();
+	}
+
+	private List<String> writeBatch(List<Prepared> prepared) {
 		registerTopics(prepared);
 		Map<String, List<String>> refused = new LinkedHashMap<>();
 		for (int from = 0; from < prepared.size();) {
@@ -484,7 +523,27 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public boolean cancel(String topic, String jobId) {
-		return this.store.cancel(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId));
+		JobConstraints.checkTopic(topic);
+		JobConstraints.checkId(topic, jobId);
+		if (this.afterCommit.defers(null)) {
+			cancelAfterCommit(topic, jobId);
+			return find(topic, jobId).map(JobInfo::state)
+				.filter((state) -> state == JobState.DELAYED || state == JobState.READY)
+				.isPresent();
+		}
+		return this.store.cancel(topic, jobId);
+	}
+
+	@Override
+	public void cancelAfterCommit(String topic, String jobId) {
+		JobConstraints.checkTopic(topic);
+		JobConstraints.checkId(topic, jobId);
+		if (this.afterCommit.defers(true)) {
+			this.afterCommit.register("cancel", Map.of(topic, List.of(jobId)), () -> this.store.cancel(topic, jobId));
+		}
+		else {
+			this.store.cancel(topic, jobId);
+		}
 	}
 
 	@Override
