@@ -42,6 +42,17 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	}
 
 	/**
+	 * The hash of the jobs that replace RUNNING ones: a send with
+	 * {@code IfPending.REPLACE} that finds its job running stores the new version here,
+	 * as a full record, and it takes the job's place when that delivery ends, however it
+	 * ends. Field id, value the record.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String successors() {
+		return base() + "successors";
+	}
+
+	/**
 	 * Return the key whose presence marks the topic as paused: listeners claim none of
 	 * its jobs while it exists.
 	 * @return the key, in the topic's hash tag

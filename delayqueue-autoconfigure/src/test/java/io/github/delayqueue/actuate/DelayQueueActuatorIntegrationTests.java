@@ -474,8 +474,11 @@ class DelayQueueActuatorIntegrationTests {
 				k.jobs(), k.attempts(), k.claimReceipt("test"), k.ghosts()), "", "100", "60000",
 				String.valueOf(System.nanoTime()));
 		for (int i = 1; i + 2 < claimed.size(); i += 3) {
-			scripts.run(DelayQueueScript.BURY, List.of(k.running(), k.dead(), k.attempts(), k.errors()),
-					(String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "failed for the test");
+			scripts.run(DelayQueueScript.BURY,
+					List.of(k.running(), k.dead(), k.attempts(), k.errors(), k.jobs(), k.delayed(), k.ready(),
+							k.successors()),
+					(String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "failed for the test", "-1", "",
+					topic);
 		}
 	}
 

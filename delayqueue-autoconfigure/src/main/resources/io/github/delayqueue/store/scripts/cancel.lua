@@ -4,17 +4,23 @@
 -- claim.lua drops it when it comes up. Ghost invariant: for every id, the entries of the
 -- ready and claiming lists number 1 if the job is READY, else 0, plus ghosts[id]; the
 -- empty field ghosts[''] holds the sum of all ghosts[id] (no job id is empty).
+-- A RUNNING job's successor (see take_over in prelude.lua) is pending too: cancelling the job
+-- removes it, and the delivery under way goes on.
 -- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] running, KEYS[4] dead, KEYS[5] attempts,
--- KEYS[6] errors, KEYS[7] ghosts (hash id -> ghost entries, '' -> their total)
+-- KEYS[6] errors, KEYS[7] ghosts (hash id -> ghost entries, '' -> their total),
+-- KEYS[8] successors
 -- ARGV[1] id
--- Returns 1 if cancelled, 0 if the job was gone, running or dead
+-- Returns 1 if cancelled, 0 if the job was gone, dead or running without a successor
 -- O(1) and O(log N) commands only.
 local id = ARGV[1]
 if redis.call('HEXISTS', KEYS[1], id) == 0 then
   return 0
 end
 if redis.call('ZREM', KEYS[2], id) == 0 then
-  if redis.call('ZSCORE', KEYS[3], id) or redis.call('ZSCORE', KEYS[4], id) then
+  if redis.call('ZSCORE', KEYS[3], id) then
+    return redis.call('HDEL', KEYS[8], id)
+  end
+  if redis.call('ZSCORE', KEYS[4], id) then
     return 0
   end
   -- READY: its entry in the ready or claiming list becomes a ghost.
