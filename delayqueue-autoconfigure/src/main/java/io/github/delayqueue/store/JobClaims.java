@@ -50,6 +50,8 @@ public final class JobClaims {
 
 	private final PartitionRegistry partitions;
 
+	private volatile JobHistory history = JobHistory.OFF;
+
 	/**
 	 * Create the consumer side of the store.
 	 * @param scripts runs the scripts
@@ -59,6 +61,14 @@ public final class JobClaims {
 		this.scripts = scripts;
 		this.keys = keys;
 		this.partitions = new PartitionRegistry(scripts, keys);
+	}
+
+	/**
+	 * Set what each topic keeps of the jobs its deliveries complete; nothing unless set.
+	 * @param history the topics' history settings
+	 */
+	public void setJobHistory(JobHistory history) {
+		this.history = history;
 	}
 
 	/**
@@ -199,7 +209,7 @@ public final class JobClaims {
 		String[] args = new String[3 + jobs.size() * 3];
 		args[0] = this.keys.wakeChannel();
 		args[1] = queue;
-		args[2] = "";
+		args[2] = this.history.finishedArgument(DelayQueueKeys.topicOf(queue));
 		int i = 3;
 		for (int j = 0; j < jobs.size(); j++) {
 			ClaimedJob job = jobs.get(j);
@@ -212,8 +222,8 @@ public final class JobClaims {
 			args[i++] = (deadlines != null) ? String.valueOf(deadlines[j]) : "-1";
 		}
 		TopicKeys k = this.keys.topic(queue);
-		List<Object> reply = this.scripts.run(DelayQueueScript.ACK,
-				List.of(k.running(), k.jobs(), k.attempts(), k.errors(), k.delayed(), k.ready(), k.successors()), args);
+		List<Object> reply = this.scripts.run(DelayQueueScript.ACK, List.of(k.running(), k.jobs(), k.attempts(),
+				k.errors(), k.delayed(), k.ready(), k.successors(), k.finished(), k.completed(), k.cancelled()), args);
 		boolean[] acknowledged = new boolean[jobs.size()];
 		for (int j = 0; j < acknowledged.length; j++) {
 			acknowledged[j] = ScriptRunner.asLong(reply.get(j)) == 1;

@@ -53,6 +53,10 @@ public final class JobStore {
 
 	private final QueueCounts counts;
 
+	private final FinishedJobPages finishedPages;
+
+	private volatile JobHistory history = JobHistory.OFF;
+
 	/**
 	 * Create a store.
 	 * @param scripts runs the scripts
@@ -67,6 +71,16 @@ public final class JobStore {
 		this.infos = new JobInfos(codec);
 		this.lookup = new JobLookup(scripts, keys, this.infos);
 		this.counts = new QueueCounts(scripts, keys, this.lookup);
+		this.finishedPages = new FinishedJobPages(scripts, keys, this.lookup, this.infos);
+	}
+
+	/**
+	 * Set what each topic keeps of the jobs cancelled through this store; nothing unless
+	 * set.
+	 * @param history the topics' history settings
+	 */
+	public void setJobHistory(JobHistory history) {
+		this.history = history;
 	}
 
 	/**
@@ -244,8 +258,10 @@ public final class JobStore {
 	public boolean cancel(String topic, String id) {
 		return this.lookup.byId(topic, id, (queue) -> {
 			TopicKeys k = this.keys.lookupTopic(queue);
-			return new ScriptRunner.Call(DelayQueueScript.CANCEL, List.of(k.jobs(), k.delayed(), k.running(), k.dead(),
-					k.attempts(), k.errors(), k.ghosts(), k.successors()), List.of(id));
+			return new ScriptRunner.Call(DelayQueueScript.CANCEL,
+					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(), k.ghosts(),
+							k.successors(), k.finished(), k.cancelled(), k.completed()),
+					List.of(id, this.history.finishedArgument(topic)));
 		}, (queue, reply) -> ScriptRunner.asLong(reply.get(0)) == 1, Boolean::booleanValue);
 	}
 
@@ -362,7 +378,8 @@ public final class JobStore {
 	 * DELAYED, RUNNING and DEAD, and O(offset + page) for READY. Offsets count jobs, so
 	 * that consecutive pages neither skip nor repeat one. A partitioned topic's pages run
 	 * through its queues one after the other, each skipped whole while the offset covers
-	 * its count in the state.
+	 * its count in the state. Kept finished jobs (COMPLETED, CANCELLED) come the most
+	 * recent first, see {@link FinishedJobPages}.
 	 * @param topic the topic
 	 * @param state the state
 	 * @param offset how many to skip
@@ -370,6 +387,9 @@ public final class JobStore {
 	 * @return the jobs
 	 */
 	public List<StoredJob> jobs(String topic, StoredJob.State state, int offset, int count) {
+		if (state == StoredJob.State.COMPLETED || state == StoredJob.State.CANCELLED) {
+			return this.finishedPages.read(topic, state, offset, count).jobs();
+		}
 		List<String> written = this.keys.lookupQueues(topic);
 		if (written.size() == 1 && this.scripts.members(this.keys.partitionSet(topic)).isEmpty()) {
 			return jobsOf(topic, topic, state, offset, count);
@@ -386,6 +406,7 @@ public final class JobStore {
 				case READY -> queue.ready();
 				case RUNNING -> queue.running();
 				case DEAD -> queue.dead();
+				case COMPLETED, CANCELLED -> throw new IllegalStateException("Kept jobs are paged apart");
 			};
 			if (skip >= size) {
 				skip -= size;
@@ -404,6 +425,7 @@ public final class JobStore {
 			case READY -> k.ready();
 			case RUNNING -> k.running();
 			case DEAD -> k.dead();
+			case COMPLETED, CANCELLED -> throw new IllegalStateException("Kept jobs are paged apart");
 		};
 		List<String> scriptKeys = List.of(source, k.jobs(), k.attempts(), k.errors(), k.delayed(), k.running(),
 				k.dead(), k.claiming(), k.ghosts());
@@ -425,6 +447,17 @@ public final class JobStore {
 			next += wanted;
 		}
 		return jobs;
+	}
+
+	/**
+	 * Count a topic's kept finished jobs of one outcome, see {@link JobHistoryPolicy}.
+	 * @param topic the topic
+	 * @param outcome {@link StoredJob.State#COMPLETED} or
+	 * {@link StoredJob.State#CANCELLED}
+	 * @return how many are kept
+	 */
+	public long keptCount(String topic, StoredJob.State outcome) {
+		return this.finishedPages.read(topic, outcome, 0, 0).total();
 	}
 
 	/**

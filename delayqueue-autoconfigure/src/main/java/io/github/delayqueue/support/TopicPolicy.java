@@ -3,6 +3,8 @@ package io.github.delayqueue.support;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.delayqueue.store.JobHistoryPolicy;
+
 /**
  * The settings that govern one topic: how long a delivery may run, how many run at once,
  * how failures are retried, how long dead jobs are kept and over how many partitions its
@@ -16,10 +18,11 @@ import java.util.List;
  * @param deadRetention how long dead jobs are kept
  * @param partitions how many queues, each with its own Redis hash tag, the topic's jobs
  * are spread over: 1 to 1024
+ * @param history what the topic keeps of its jobs' past
  * @author delayqueue contributors
  */
 public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff,
-		List<String> nonRetryable, Duration deadRetention, int partitions) {
+		List<String> nonRetryable, Duration deadRetention, int partitions, JobHistoryPolicy history) {
 
 	/**
 	 * Create a topic policy, keeping an unmodifiable copy of the non-retryable exception
@@ -27,6 +30,21 @@ public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, Backof
 	 */
 	public TopicPolicy {
 		nonRetryable = List.copyOf(nonRetryable);
+	}
+
+	/**
+	 * Create the policy of a topic that keeps nothing of its jobs' past.
+	 * @param ttr how long a delivery may run before it is delivered again
+	 * @param concurrency how many jobs a listener runs at once
+	 * @param maxAttempts deliveries in all, the first one included
+	 * @param backoff the wait between attempts
+	 * @param nonRetryable exception class names that make a job dead at once
+	 * @param deadRetention how long dead jobs are kept
+	 * @param partitions how many queues the topic's jobs are spread over
+	 */
+	public TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff, List<String> nonRetryable,
+			Duration deadRetention, int partitions) {
+		this(ttr, concurrency, maxAttempts, backoff, nonRetryable, deadRetention, partitions, JobHistoryPolicy.OFF);
 	}
 
 	/**
