@@ -2,6 +2,7 @@ package io.github.delayqueue.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -203,6 +206,44 @@ class CompletedRetentionTests {
 		assertThat(hidden.state()).isEqualTo(JobState.COMPLETED);
 		assertThat(hidden.finishedAt()).isNotNull();
 		assertThat(hidden.finishedBy()).isEqualTo(INSTANCE);
+	}
+
+	@Test
+	void aKeptJobTakesAboutTheMemoryOfAPendingOne() {
+		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofHours(1), 10_000));
+		int jobs = 1000;
+		String payload = "x".repeat(100);
+		List<JobRequest> pending = new ArrayList<>();
+		List<JobRequest> finishing = new ArrayList<>();
+		for (int i = 0; i < jobs; i++) {
+			pending.add(JobRequest.builder("pending.jobs", payload)
+				.id("order-" + (100_000 + i))
+				.delay(Duration.ofHours(1))
+				.build());
+			finishing.add(JobRequest.builder(TOPIC, payload).id("order-" + (100_000 + i)).build());
+		}
+		this.template.sendAll(pending);
+		this.template.sendAll(finishing);
+		for (int done = 0; done < jobs;) {
+			List<ClaimedJob> claimed = this.claims.claim(TOPIC, null, 500, Duration.ofMinutes(1)).jobs();
+			this.claims.ack(TOPIC, claimed);
+			done += claimed.size();
+		}
+
+		TopicKeys p = this.keys.topic("pending.jobs");
+		TopicKeys k = this.keys.topic(TOPIC);
+		long pendingBytes = (memoryUsage(p.jobs()) + memoryUsage(p.delayed())) / jobs;
+		long keptBytes = (memoryUsage(k.finished()) + memoryUsage(k.completed())) / jobs;
+		System.out.println("Bytes per delayed job: " + pendingBytes + ", per kept completed job: " + keptBytes);
+		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).isEqualTo(jobs);
+		assertThat(keptBytes).isLessThan(pendingBytes * 6 / 5);
+	}
+
+	private long memoryUsage(String key) {
+		Long bytes = this.fixture.redis()
+			.execute(RedisScript.of("return redis.call('MEMORY', 'USAGE', KEYS[1], 'SAMPLES', '0')", Long.class),
+					List.of(key));
+		return (bytes != null) ? bytes : 0;
 	}
 
 	private void use(DelayQueueKeys keys, JobHistoryPolicy policy) {
