@@ -109,12 +109,14 @@ public class DelayQueueEndpoint {
 
 	/**
 	 * Count the jobs of every topic per state, list the listeners that consume each on
-	 * every instance, and the topics that have none.
+	 * every instance, and the topics that have none; host names only as the endpoint's
+	 * {@link Show} setting allows for the caller.
+	 * @param securityContext who is asking
 	 * @return the counts and listeners by topic
 	 */
 	@ReadOperation
-	public QueuesDescriptor queues() {
-		List<ListenerPresence.Instance> instances = this.presence.read();
+	public QueuesDescriptor queues(SecurityContext securityContext) {
+		List<ListenerPresence.Instance> instances = instances(securityContext);
 		List<String> names = List.copyOf(this.admin.topics());
 		List<TopicOverview> overviews = this.admin.overview(names);
 		Map<String, CountsDescriptor> topics = new LinkedHashMap<>();
@@ -128,7 +130,10 @@ public class DelayQueueEndpoint {
 
 	/**
 	 * Count one topic's jobs per state and list the listeners that consume it; or, with a
-	 * {@code state}, list a page of its jobs in that state.
+	 * {@code state}, list a page of its jobs in that state. Host names and the messages
+	 * of last errors show only as the endpoint's {@link Show} setting allows for the
+	 * caller.
+	 * @param securityContext who is asking
 	 * @param topic the topic
 	 * @param state {@code delayed}, {@code ready}, {@code running}, {@code dead},
 	 * {@code completed} or {@code cancelled} (those the topic's completed retention
@@ -138,17 +143,17 @@ public class DelayQueueEndpoint {
 	 * @return the counts and listeners, or the page of jobs
 	 */
 	@ReadOperation
-	public Object topic(@Selector String topic, @Nullable String state, @Nullable Integer offset,
-			@Nullable Integer count) {
+	public Object topic(SecurityContext securityContext, @Selector String topic, @Nullable String state,
+			@Nullable Integer offset, @Nullable Integer count) {
 		if (state == null) {
 			if (offset != null || count != null) {
 				throw new InvalidEndpointRequestException("Parameters offset and count page through jobs of a state; "
 						+ "add state=delayed, ready, running or dead to list jobs", "Paging without a state");
 			}
-			return topicDescriptor(topic);
+			return topicDescriptor(topic, instances(securityContext));
 		}
 		return jobs(topic, parseState(state), (offset != null) ? offset : 0,
-				(count != null) ? count : DEFAULT_PAGE_SIZE);
+				(count != null) ? count : DEFAULT_PAGE_SIZE, shows(securityContext));
 	}
 
 	private static JobState parseState(String state) {
@@ -161,22 +166,32 @@ public class DelayQueueEndpoint {
 				+ "'; use state=delayed, ready, running, dead, completed or cancelled", "Unknown state");
 	}
 
-	private TopicDescriptor topicDescriptor(String topic) {
+	private boolean shows(SecurityContext securityContext) {
+		return this.showValues.isShown(securityContext, this.roles);
+	}
+
+	private List<ListenerPresence.Instance> instances(SecurityContext securityContext) {
+		List<ListenerPresence.Instance> instances = this.presence.read();
+		return shows(securityContext) ? instances
+				: instances.stream().map(ListenerPresence.Instance::withoutHost).toList();
+	}
+
+	private TopicDescriptor topicDescriptor(String topic, List<ListenerPresence.Instance> instances) {
 		TopicOverview overview = this.admin.overview(topic);
 		TopicStats stats = overview.stats();
-		List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, this.presence.read());
+		List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, instances);
 		return new TopicDescriptor(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
 				overview.paused(), countConsumers(listeners), listeners);
 	}
 
-	private JobsDescriptor jobs(String topic, JobState state, int offset, int count) {
+	private JobsDescriptor jobs(String topic, JobState state, int offset, int count, boolean shown) {
 		if (offset < 0 || count < 1 || count > MAX_PAGE_SIZE) {
 			throw new InvalidEndpointRequestException("Parameter offset must be 0 or more and count 1 to "
 					+ MAX_PAGE_SIZE + ", were " + offset + " and " + count, "Bad page");
 		}
 		List<JobRowDescriptor> jobs = this.admin.jobs(topic, state, offset, count)
 			.stream()
-			.map(JobRowDescriptor::of)
+			.map((job) -> JobRowDescriptor.of(shown ? job : job.withoutValues()))
 			.toList();
 		TopicStats stats = this.admin.stats(topic);
 		long total = switch (state) {
@@ -201,7 +216,7 @@ public class DelayQueueEndpoint {
 	@ReadOperation
 	public @Nullable JobInfo job(SecurityContext securityContext, @Selector String topic, @Selector String jobId) {
 		JobInfo job = this.operations.find(topic, jobId).orElse(null);
-		if (job == null || this.showValues.isShown(securityContext, this.roles)) {
+		if (job == null || shows(securityContext)) {
 			return job;
 		}
 		return job.withoutValues();

@@ -37,16 +37,17 @@ public class DelayQueueEndpointWebExtension {
 
 	/**
 	 * See {@link DelayQueueEndpoint#topic}.
+	 * @param securityContext who is asking
 	 * @param topic the topic
-	 * @param state {@code dead} to list dead jobs, or {@code null} for the counts
-	 * @param offset how many dead jobs to skip
-	 * @param count how many dead jobs to list at most
-	 * @return the counts and listeners, or the page of dead jobs, or why not
+	 * @param state the state of the jobs to list, or {@code null} for the counts
+	 * @param offset how many jobs to skip
+	 * @param count how many jobs to list at most
+	 * @return the counts and listeners, or the page of jobs, or why not
 	 */
 	@ReadOperation
-	public WebEndpointResponse<Object> topic(@Selector String topic, @Nullable String state, @Nullable Integer offset,
-			@Nullable Integer count) {
-		return answer(() -> this.endpoint.topic(topic, state, offset, count));
+	public WebEndpointResponse<Object> topic(SecurityContext securityContext, @Selector String topic,
+			@Nullable String state, @Nullable Integer offset, @Nullable Integer count) {
+		return answer(() -> this.endpoint.topic(securityContext, topic, state, offset, count));
 	}
 
 	/**

@@ -36,12 +36,27 @@ import org.springframework.core.annotation.AliasFor;
  * exception listed under {@code retry.non-retryable}, makes it dead at once; a
  * {@link io.github.delayqueue.core.RetryJobException} sets the wait before the next
  * attempt. A payload that cannot be converted makes the job dead at once with the
- * conversion error as its last error.
+ * conversion error as its last error. A
+ * {@link io.github.delayqueue.core.DelayedJobErrorHandler} (see {@link #errorHandler()})
+ * may decide otherwise.
+ *
+ * <p>
+ * A method returning a {@link java.util.concurrent.CompletableFuture} or
+ * {@link java.util.concurrent.CompletionStage}, or Reactor's {@code Mono} (or another
+ * single-value reactive type), and a Kotlin {@code suspend} function (with
+ * {@code kotlinx-coroutines-reactor} on the class path), complete asynchronously: the job
+ * is acknowledged when the future completes, and retried (or dead) as above when it
+ * fails. It counts against the concurrency, and its time to run runs, until then; a
+ * future still incomplete when the time to run elapses is cancelled and the job delivered
+ * again. A return type that may complete many times ({@code Flux}, a {@code Publisher}, a
+ * Kotlin {@code Flow}), or a plain {@link java.util.concurrent.Future}, fails start-up;
+ * any other return value is ignored.
  *
  * <p>
  * With several topics, a ready job of an earlier topic is always taken before one of a
  * later topic. A method that cannot be served (no topic, a bad topic name, two payload
- * parameters) fails application start-up with a message naming the method.
+ * parameters, an unknown error handler, a return type it cannot await) fails application
+ * start-up with a message naming the method.
  *
  * <p>
  * Spring AOT registers the method and its payload type for reflection (the runtime hints
@@ -91,5 +106,15 @@ public @interface DelayedJobListener {
 	 * @return {@code "true"} or {@code "false"}
 	 */
 	String autoStartup() default "true";
+
+	/**
+	 * The name of the {@link io.github.delayqueue.core.DelayedJobErrorHandler} bean that
+	 * decides what becomes of this listener's failed jobs; placeholders are resolved. By
+	 * default the application's one {@code DelayedJobErrorHandler} bean (the
+	 * {@code @Primary} one of several), or else the topic's retry configuration. A name
+	 * that no such bean has fails start-up.
+	 * @return the bean name, or empty for the default
+	 */
+	String errorHandler() default "";
 
 }

@@ -2,6 +2,9 @@ package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.delayqueue.core.DeadJobListener;
+import io.github.delayqueue.core.DelayedJobErrorHandler;
+import io.github.delayqueue.listener.DeadJobNotifier;
 import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.support.JobEventListeners;
 import io.github.delayqueue.support.TopicPolicies;
@@ -66,7 +69,8 @@ public final class DelayQueueListenerAutoConfiguration {
 			DelayQueueProperties properties, ObjectProvider<DataRedisProperties> redisProperties,
 			ObjectProvider<JobEventListener> eventListeners, ObjectProvider<DelayedJobScheduler> scheduler,
 			Environment environment, ObjectProvider<ObservationRegistry> observationRegistry,
-			ObjectProvider<DelayQueueProcessObservationConvention> processConvention, ListableBeanFactory beanFactory) {
+			ObjectProvider<DelayQueueProcessObservationConvention> processConvention, ListableBeanFactory beanFactory,
+			ObjectProvider<DelayedJobErrorHandler> errorHandler, ObjectProvider<DeadJobListener> deadJobListeners) {
 		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, policies, codec,
 				new JobEventListeners(eventListeners.orderedStream().toList()),
 				pollTimeout(properties, redisProperties.getIfAvailable(), environment),
@@ -75,6 +79,8 @@ public final class DelayQueueListenerAutoConfiguration {
 					scheduler.ifAvailable((available) -> available.addTopic(topic));
 				});
 		factory.setVirtualThreads(Threading.VIRTUAL.isActive(environment));
+		factory.setErrorHandler(errorHandler.getIfUnique());
+		factory.setDeadJobNotifier(new DeadJobNotifier(deadJobListeners.orderedStream().toList(), null));
 		factory.setObservation(
 				ObservationSwitch.registry(properties.getObservation(), observationRegistry, beanFactory),
 				processConvention.getIfUnique(), properties.getObservation().getLinkLongDelays());

@@ -1,5 +1,9 @@
 package io.github.delayqueue.autoconfigure;
 
+import java.util.List;
+
+import io.github.delayqueue.core.DeadJobListener;
+import io.github.delayqueue.listener.DeadJobNotifier;
 import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.support.JobEventListeners;
 import io.github.delayqueue.support.TopicPolicies;
@@ -33,10 +37,15 @@ public final class DelayQueueSchedulerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	DelayedJobScheduler delayedJobScheduler(ScriptRunner scriptRunner, DelayQueueKeys keys, JobStore jobStore,
-			TopicPolicies policies, DelayQueueProperties properties, ObjectProvider<JobEventListener> eventListeners) {
+			TopicPolicies policies, DelayQueueProperties properties, ObjectProvider<JobEventListener> eventListeners,
+			ObjectProvider<DeadJobListener> deadJobListeners) {
 		DelayedJobScheduler scheduler = new DelayedJobScheduler(scriptRunner, keys, jobStore, policies,
 				properties.getScheduler().getBatchSize(), properties.getScheduler().getMaxSleep());
 		scheduler.setEventListener(new JobEventListeners(eventListeners.orderedStream().toList()));
+		List<DeadJobListener> listeners = deadJobListeners.orderedStream().toList();
+		if (!listeners.isEmpty()) {
+			scheduler.setExpiredDeadJobsListener(new DeadJobNotifier(listeners, jobStore));
+		}
 		scheduler.setOrphanCheckInterval(properties.getScheduler().getOrphanCheckInterval());
 		scheduler.setIdleMaxSleep(properties.getScheduler().getIdleMaxSleep());
 		if (policies instanceof PropertiesTopicPolicies configured) {

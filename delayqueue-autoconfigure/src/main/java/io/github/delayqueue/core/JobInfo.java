@@ -88,14 +88,25 @@ public record JobInfo(String id, String topic, JobState state, int attempts, Ins
 	 * replaced by {@link #HIDDEN}, for showing to someone who may not see them: they may
 	 * hold personal data or credentials, such as the {@code Authorization} header of an
 	 * HTTP callback or an error message that quotes a request. The last error keeps the
-	 * class name of its exception, which tells what went wrong without the details.
+	 * class name of its exception, which tells what went wrong without the details. The
+	 * instance that finished a kept job keeps its process mark but not its host name, as
+	 * listeners' instances are shown.
 	 * @return the job without values
 	 */
 	public JobInfo withoutValues() {
 		Map<String, String> masked = new LinkedHashMap<>();
 		this.headers.keySet().forEach((name) -> masked.put(name, HIDDEN));
 		return new JobInfo(this.id, this.topic, this.state, this.attempts, this.dueAt, this.createdAt,
-				withoutMessage(this.lastError), masked, HIDDEN, this.diedAt, this.finishedAt, this.finishedBy);
+				withoutMessage(this.lastError), masked, HIDDEN, this.diedAt, this.finishedAt,
+				withoutHost(this.finishedBy));
+	}
+
+	private static @Nullable String withoutHost(@Nullable String instance) {
+		if (instance == null) {
+			return null;
+		}
+		int colon = instance.lastIndexOf(':');
+		return (colon >= 0) ? HIDDEN + instance.substring(colon) : HIDDEN;
 	}
 
 	// Keeps the first line up to the exception's class name ("Failed 5 of 5 attempts;

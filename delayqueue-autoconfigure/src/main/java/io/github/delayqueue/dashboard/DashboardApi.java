@@ -265,18 +265,8 @@ public class DashboardApi {
 			.isShown(servletRequest.getUserPrincipal(), servletRequest::isUserInRole, this.access.roles());
 	}
 
-	// The instance that finished a kept job names its host, hidden as listeners' hosts
-	// are.
 	private JobInfo shown(JobInfo job, ServerRequest request) {
-		if (shows(request)) {
-			return job;
-		}
-		JobInfo hidden = job.withoutValues();
-		String by = hidden.finishedBy();
-		return (by == null) ? hidden
-				: new JobInfo(hidden.id(), hidden.topic(), hidden.state(), hidden.attempts(), hidden.dueAt(),
-						hidden.createdAt(), hidden.lastError(), hidden.headers(), hidden.payloadJson(), hidden.diedAt(),
-						hidden.finishedAt(), ListenerRow.hiddenHost(by));
+		return shows(request) ? job : job.withoutValues();
 	}
 
 	private long redisNow() {
@@ -373,24 +363,16 @@ public class DashboardApi {
 
 		static List<ListenerRow> of(String topic, List<ListenerPresence.Instance> instances, boolean shown) {
 			List<ListenerRow> rows = new ArrayList<>();
-			for (ListenerPresence.Instance instance : instances) {
-				// An instance's id is its host name and a random part; the random part
-				// keeps
-				// instances apart when the host name is hidden.
-				String id = shown ? instance.id() : hiddenHost(instance.id());
-				String host = shown ? instance.host() : JobInfo.HIDDEN;
+			for (ListenerPresence.Instance listed : instances) {
+				ListenerPresence.Instance instance = shown ? listed : listed.withoutHost();
 				for (ListenerPresence.Listener listener : instance.listeners()) {
 					if (listener.topics().contains(topic)) {
-						rows.add(new ListenerRow(id, host, listener.id(), listener.concurrency(), listener.running()));
+						rows.add(new ListenerRow(instance.id(), instance.host(), listener.id(), listener.concurrency(),
+								listener.running()));
 					}
 				}
 			}
 			return rows;
-		}
-
-		static String hiddenHost(String instance) {
-			int colon = instance.lastIndexOf(':');
-			return (colon >= 0) ? JobInfo.HIDDEN + instance.substring(colon) : JobInfo.HIDDEN;
 		}
 
 	}

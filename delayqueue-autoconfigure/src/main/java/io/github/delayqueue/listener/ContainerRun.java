@@ -3,6 +3,7 @@ package io.github.delayqueue.listener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -60,6 +61,8 @@ final class ContainerRun {
 
 	private final ThreadPoolExecutor workers;
 
+	private final AsyncCompletions completions;
+
 	private final Thread poller;
 
 	private final CountDownLatch stopped = new CountDownLatch(1);
@@ -85,6 +88,7 @@ final class ContainerRun {
 				container.factory().getPollTimeout(), prefix, claims, this.handoff, this.pauses);
 		this.workers = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), container.factory().workerThreadFactory(prefix + "-worker-"));
+		this.completions = new AsyncCompletions(this.workers);
 		this.poller = new Thread(this::claimLoop, prefix + "-poller");
 		// The one non-daemon thread: an application whose only work is its listeners
 		// must stay up while nothing is ready, as it does once a handler ran. Closing the
@@ -133,22 +137,29 @@ final class ContainerRun {
 		this.workers.shutdown();
 		try {
 			Duration timeout = this.container.factory().shutdownTimeout();
+			long deadline = System.nanoTime() + timeout.toNanos();
 			int running = this.container.getActiveJobs();
 			if (running > 0) {
 				logger.info("Listener '" + this.container.getListenerId() + "' is stopping: waiting up to "
 						+ print(timeout) + " for " + running + " running job(s)");
 			}
-			if (!this.workers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+			// Asynchronous handlers hold no worker: their futures are waited for too.
+			if (!this.workers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)
+					|| !this.completions.await(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
 				logger.warn(
 						"Listener '" + this.container.getListenerId() + "' still had " + this.container.getActiveJobs()
 								+ " job(s) running when its shutdown timeout (" + print(timeout)
-								+ ") elapsed; interrupting them: each one whose handler ends by throwing is handed back"
-								+ " to READY uncounted, one whose handler completes anyway is acknowledged");
+								+ ") elapsed; interrupting them (cancelling the futures of asynchronous ones): each"
+								+ " one whose handler ends by throwing is handed back to READY uncounted, one whose"
+								+ " handler completes anyway is acknowledged");
 				this.interruptingHandlers = true;
 				this.workers.shutdownNow().forEach(this::handBack);
+				this.completions.cancelAll();
 				// Give interrupted handlers a moment to hand their jobs back while the
 				// Redis connection is still open.
+				long grace = System.nanoTime() + INTERRUPT_GRACE.toNanos();
 				this.workers.awaitTermination(INTERRUPT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+				this.completions.await(Duration.ofNanos(Math.max(0, grace - System.nanoTime())));
 			}
 		}
 		catch (InterruptedException ex) {
@@ -352,18 +363,35 @@ final class ContainerRun {
 			AtomicInteger activeJobs = ContainerRun.this.container.activeJobCounter();
 			activeJobs.incrementAndGet();
 			long start = System.nanoTime();
+			CompletableFuture<Void> settled = null;
 			try {
-				this.execution.run();
-				ContainerRun.this.container.runTimes().add(System.nanoTime() - start);
+				settled = this.execution.run(ContainerRun.this.completions);
+				if (settled == null) {
+					ContainerRun.this.container.runTimes().add(System.nanoTime() - start);
+				}
 			}
 			catch (RuntimeException ex) {
 				logger.error("Settling job '" + this.execution.job().id() + "' failed; it will be delivered again"
 						+ " when its time to run elapses", ex);
 			}
 			finally {
-				activeJobs.decrementAndGet();
-				ContainerRun.this.permits.release();
+				if (settled == null) {
+					finish(activeJobs);
+				}
+				else {
+					// An asynchronous handler holds its permit until its future is
+					// settled.
+					settled.whenComplete((done, failure) -> {
+						ContainerRun.this.container.runTimes().add(System.nanoTime() - start);
+						finish(activeJobs);
+					});
+				}
 			}
+		}
+
+		private void finish(AtomicInteger activeJobs) {
+			activeJobs.decrementAndGet();
+			ContainerRun.this.permits.release();
 		}
 
 	}

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayedJobErrorHandler;
 import io.github.delayqueue.core.JobConstraints;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -18,6 +19,7 @@ import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.BeanInitializationException;
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -141,6 +143,7 @@ public class DelayedJobListenerAnnotationBeanPostProcessor
 					where + " has autoStartup '" + autoStartupText + "'; it must be 'true' or 'false'");
 		}
 		boolean autoStartup = Boolean.parseBoolean(autoStartupText);
+		DelayedJobErrorHandler errorHandler = errorHandler(resolve(annotation.errorHandler()).trim(), where);
 		String id = resolve(annotation.id());
 		synchronized (this.endpointsMonitor) {
 			if (!StringUtils.hasText(id)) {
@@ -151,13 +154,31 @@ public class DelayedJobListenerAnnotationBeanPostProcessor
 						where + ": another @DelayedJobListener already has the id '" + id + "'");
 			}
 			DelayedJobListenerEndpoint endpoint = new DelayedJobListenerEndpoint(id, topics, concurrency, autoStartup,
-					adapter);
+					adapter, errorHandler);
 			if (this.singletonsInstantiated) {
 				register(endpoint, where);
 			}
 			else {
 				this.pending.add(endpoint);
 			}
+		}
+	}
+
+	private @Nullable DelayedJobErrorHandler errorHandler(String beanName, String where) {
+		if (beanName.isEmpty()) {
+			return null;
+		}
+		if (this.beanFactory == null) {
+			throw new BeanInitializationException(
+					where + " names error handler '" + beanName + "', but no bean factory is there to look it up in");
+		}
+		try {
+			return this.beanFactory.getBean(beanName, DelayedJobErrorHandler.class);
+		}
+		catch (NoSuchBeanDefinitionException ex) {
+			// As for every other culprit, the message alone names it.
+			throw new BeanInitializationException(
+					where + " names error handler '" + beanName + "': " + ex.getMessage());
 		}
 	}
 

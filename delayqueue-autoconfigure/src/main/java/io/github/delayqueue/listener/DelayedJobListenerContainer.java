@@ -35,6 +35,8 @@ public class DelayedJobListenerContainer {
 
 	private final BatchingAcknowledger acknowledger;
 
+	private final FailedDeliveries failures;
+
 	private final HandlerObservations observations;
 
 	private final Object lifecycleMonitor = new Object();
@@ -52,6 +54,9 @@ public class DelayedJobListenerContainer {
 		this.factory = factory;
 		this.concurrency = concurrency;
 		this.acknowledger = new BatchingAcknowledger(factory.claims()::ack, factory.events());
+		this.failures = new FailedDeliveries(factory.claims(), factory.events(), factory.dueTimeListener(),
+				this.acknowledger, (endpoint.errorHandler() != null) ? endpoint.errorHandler() : factory.errorHandler(),
+				factory.deadJobs());
 		this.observations = factory.observations(endpoint.id());
 		this.claimer = factory.claims()::claim;
 	}
@@ -194,8 +199,7 @@ public class DelayedJobListenerContainer {
 			BooleanSupplier interruptedByShutdown) {
 		return new JobExecution(job, claimedAtRedisMillis, claimedAtNanos, this.endpoint.method(),
 				this.factory.policies().forTopic(job.topic()), this.factory.claims(), this.factory.codec(),
-				this.factory.events(), this.factory.dueTimeListener(), this.acknowledger, interruptedByShutdown,
-				this.observations);
+				this.factory.events(), this.acknowledger, this.failures, interruptedByShutdown, this.observations);
 	}
 
 	@Override

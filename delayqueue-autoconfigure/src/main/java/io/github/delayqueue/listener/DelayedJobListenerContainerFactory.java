@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
+import io.github.delayqueue.core.DelayedJobErrorHandler;
 import io.github.delayqueue.support.DueTimeListener;
 import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.support.TopicPolicies;
@@ -52,6 +53,10 @@ public class DelayedJobListenerContainerFactory {
 	private HandlerObservations observations = HandlerObservations.NONE;
 
 	private Duration queueRefreshInterval = DEFAULT_QUEUE_REFRESH_INTERVAL;
+
+	private @Nullable DelayedJobErrorHandler errorHandler;
+
+	private DeadJobNotifier deadJobs = DeadJobNotifier.none();
 
 	/**
 	 * Create a factory. Internal: called by the auto-configuration; not part of the
@@ -110,6 +115,23 @@ public class DelayedJobListenerContainerFactory {
 	}
 
 	/**
+	 * Set the error handler of every listener that names none of its own.
+	 * @param errorHandler the handler, or {@code null} to decide as each topic's retry
+	 * configuration does
+	 */
+	public void setErrorHandler(@Nullable DelayedJobErrorHandler errorHandler) {
+		this.errorHandler = errorHandler;
+	}
+
+	/**
+	 * Set who hears of the jobs that handlers' failures make dead.
+	 * @param deadJobs tells the application's dead-job listeners
+	 */
+	public void setDeadJobNotifier(DeadJobNotifier deadJobs) {
+		this.deadJobs = deadJobs;
+	}
+
+	/**
 	 * Create the container of an endpoint.
 	 * @param endpoint the endpoint
 	 * @return its container, not started
@@ -163,6 +185,14 @@ public class DelayedJobListenerContainerFactory {
 	 */
 	void setQueueRefreshInterval(Duration interval) {
 		this.queueRefreshInterval = interval;
+	}
+
+	@Nullable DelayedJobErrorHandler errorHandler() {
+		return this.errorHandler;
+	}
+
+	DeadJobNotifier deadJobs() {
+		return this.deadJobs;
 	}
 
 	DueTimeListener dueTimeListener() {

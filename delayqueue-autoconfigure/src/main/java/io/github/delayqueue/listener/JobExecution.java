@@ -1,10 +1,14 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
-import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 
-import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.core.DeadJob;
+import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.listener.HandlerObservations.HandlerObservation;
@@ -18,17 +22,23 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs one claimed delivery on a worker thread and settles it: acknowledged when the
- * handler returns (in a batch, see {@link BatchingAcknowledger}), retried or buried when
- * it throws. A settlement that Redis refuses because the delivery expired meanwhile
- * changes nothing: the job was already delivered again. One that a client sent again
- * after its reply was lost, and that Redis had run, reports what that run did.
+ * Runs one claimed delivery and settles it: acknowledged when the handler returns (in a
+ * batch, see {@link BatchingAcknowledger}), or when the future of an asynchronous handler
+ * completes (see {@link AsyncCompletions}); handed to {@link FailedDeliveries} when it
+ * fails. A settlement that Redis refuses because the delivery expired meanwhile changes
+ * nothing: the job was already delivered again. One that a client sent again after its
+ * reply was lost, and that Redis had run, reports what that run did.
+ * <p>
+ * It is also the lease of the {@link DelayedJob} its handler gets: an extension moves the
+ * delivery's deadline, which every settlement then carries.
  *
  * @author delayqueue contributors
  */
-final class JobExecution implements Runnable {
+final class JobExecution implements DelayedJob.Lease {
 
 	private static final Log logger = LogFactory.getLog(JobExecution.class);
+
+	private static final String SUCCESS = "success";
 
 	private final ClaimedJob job;
 
@@ -46,22 +56,34 @@ final class JobExecution implements Runnable {
 
 	private final JobEventListener events;
 
-	private final DueTimeListener dueTimeListener;
-
 	private final BatchingAcknowledger acknowledger;
+
+	private final FailedDeliveries failures;
 
 	private final BooleanSupplier interruptedByShutdown;
 
 	private final HandlerObservations observations;
 
+	/**
+	 * The delivery's time-to-run deadline in epoch ms by the Redis clock: the claim's,
+	 * then the latest extension's. A settlement carries it, which tells one sent again
+	 * after a lost reply from a fenced one.
+	 */
+	private volatile long deadline = -1;
+
+	// What an asynchronous handler's settlement needs, set before its future is watched.
+	private @Nullable JobRecord record;
+
+	private Duration ttr = Duration.ZERO;
+
+	private long startedAtNanos;
+
+	private HandlerObservation observation = HandlerObservation.NOOP;
+
 	JobExecution(ClaimedJob job, long claimedAtRedisMillis, long claimedAtNanos, ListenerMethodAdapter method,
 			TopicPolicy policy, JobClaims claims, JobRecordCodec codec, JobEventListener events,
-			DueTimeListener dueTimeListener, BatchingAcknowledger acknowledger, BooleanSupplier interruptedByShutdown,
+			BatchingAcknowledger acknowledger, FailedDeliveries failures, BooleanSupplier interruptedByShutdown,
 			HandlerObservations observations) {
-		this.observations = observations;
-		this.interruptedByShutdown = interruptedByShutdown;
-		this.dueTimeListener = dueTimeListener;
-		this.acknowledger = acknowledger;
 		this.job = job;
 		this.claimedAtRedisMillis = claimedAtRedisMillis;
 		this.claimedAtNanos = claimedAtNanos;
@@ -70,14 +92,24 @@ final class JobExecution implements Runnable {
 		this.claims = claims;
 		this.codec = codec;
 		this.events = events;
+		this.acknowledger = acknowledger;
+		this.failures = failures;
+		this.interruptedByShutdown = interruptedByShutdown;
+		this.observations = observations;
 	}
 
 	ClaimedJob job() {
 		return this.job;
 	}
 
-	@Override
-	public void run() {
+	/**
+	 * Run the handler and, unless it is asynchronous, settle the delivery.
+	 * @param completions watches the futures of asynchronous handlers
+	 * @return {@code null} once the delivery is settled or handed back; for an
+	 * asynchronous handler, a future that completes once its completion settled the
+	 * delivery, or its time to run elapsed first
+	 */
+	@Nullable CompletableFuture<Void> run(AsyncCompletions completions) {
 		String topic = this.job.topic();
 		JobRecord record;
 		try {
@@ -86,52 +118,101 @@ final class JobExecution implements Runnable {
 		catch (IllegalArgumentException ex) {
 			logger.warn("Job '" + this.job.id() + "' of topic '" + topic + "' has unreadable data; it is now dead", ex);
 			// Its own time to run is unreadable too, so its deadline is unknown.
-			bury(FailureDecision.describe(ex), -1);
-			return;
+			this.failures.bury(this.job, FailureDecision.describe(ex), -1, DeadJob.Cause.UNREADABLE, ex, null);
+			return null;
 		}
 		Duration ttr = (record.ttr() != null) ? record.ttr() : this.policy.ttr();
 		// As the claim set it: a settlement sent again after a lost reply is told apart
 		// from a fenced one by it.
-		long deadline = this.claimedAtRedisMillis + ttr.toMillis();
+		this.deadline = this.claimedAtRedisMillis + ttr.toMillis();
 		long waitedNanos = System.nanoTime() - this.claimedAtNanos;
 		if (waitedNanos > ttr.toNanos() / 2) {
 			// Claimed ahead and kept waiting by slow handlers: starting now would risk
 			// running past the time to run, so hand it back uncounted instead.
 			handBack();
-			return;
+			return null;
 		}
-		long sinceClaimMillis = waitedNanos / 1_000_000;
-		long nowRedis = this.claimedAtRedisMillis + sinceClaimMillis;
-		this.events.jobStarted(topic, Duration.ofMillis(Math.max(0, nowRedis - record.dueAt().toEpochMilli())));
+		this.events.jobStarted(topic,
+				Duration.ofMillis(Math.max(0, redisNow(waitedNanos) - record.dueAt().toEpochMilli())));
 		HandlerObservation observation = this.observations.start(this.job, record);
 		long start = System.nanoTime();
+		CompletableFuture<?> completion;
 		try (Observation.Scope scope = observation.openScope()) {
-			this.method.invoke(topic, this.job.id(), this.job.attempt(), record);
+			completion = this.method.invoke(topic, this.job.id(), this.job.attempt(), record, this);
 		}
 		catch (Throwable failure) {
-			if (this.interruptedByShutdown.getAsBoolean() && !(failure instanceof VirtualMachineError)) {
-				// Our own stop cut the handler off: not the job's fault, so it must not
-				// spend an attempt. Hand it back for another consumer to run at once.
-				logger.info("Job '" + this.job.id() + "' of topic '" + topic
-						+ "' was interrupted by the listener's shutdown; handed back to READY uncounted");
-				withoutInterrupt(this::handBack);
-				observation.stop(null, failure);
-				return;
-			}
-			String outcome = null;
-			try {
-				outcome = failed(record, Duration.ofNanos(System.nanoTime() - start), failure, deadline);
-			}
-			finally {
-				observation.stop(outcome, failure);
-			}
-			if (failure instanceof VirtualMachineError error) {
-				throw error;
-			}
-			return;
+			failed(record, ttr, observation, start, failure);
+			return null;
 		}
+		if (completion != null) {
+			this.record = record;
+			this.ttr = ttr;
+			this.observation = observation;
+			this.startedAtNanos = start;
+			return completions.watch(this, completion);
+		}
+		succeeded(ttr, observation, start);
+		return null;
+	}
+
+	/**
+	 * Settle the delivery of an asynchronous handler whose future completed.
+	 * @param failure what it failed with, or {@code null} if it succeeded
+	 */
+	void completed(@Nullable Throwable failure) {
+		JobRecord record = this.record;
+		if (record == null) {
+			throw new IllegalStateException("Job '" + this.job.id() + "' did not start asynchronously");
+		}
+		if (failure == null) {
+			succeeded(this.ttr, this.observation, this.startedAtNanos);
+		}
+		else {
+			failed(record, this.ttr, this.observation, this.startedAtNanos, unwrap(failure));
+		}
+	}
+
+	/**
+	 * The time to run of an asynchronous handler's delivery elapsed before its future
+	 * completed: the job is delivered again (or dies) as for any elapsed time to run, and
+	 * whatever the future does later changes nothing.
+	 */
+	void expired() {
+		logger.warn("Job '" + this.job.id() + "' of topic '" + this.job.topic() + "' did not complete within its time"
+				+ " to run (" + this.ttr + ", extensions included); its future was cancelled and the job will be"
+				+ " delivered again, or be dead if no attempt is left");
+		this.observation.stop(null, new TimeoutException("Time to run elapsed"));
+	}
+
+	/**
+	 * Return how long until the delivery's deadline, by this instance's clock.
+	 * @return the nanoseconds, negative once it passed
+	 */
+	long nanosUntilDeadline() {
+		long sinceClaim = System.nanoTime() - this.claimedAtNanos;
+		return (this.deadline - this.claimedAtRedisMillis) * 1_000_000 - sinceClaim;
+	}
+
+	@Override
+	public boolean extend(Duration ttr) {
+		long extended = this.claims.extendTtr(this.job, ttr);
+		if (extended < 0) {
+			logger.info("Job '" + this.job.id() + "' of topic '" + this.job.topic() + "': extending its time to run was"
+					+ " refused; the delivery expired or the job was delivered again");
+			return false;
+		}
+		synchronized (this) {
+			if (extended > this.deadline) {
+				this.deadline = extended;
+			}
+		}
+		return true;
+	}
+
+	private void succeeded(Duration ttr, HandlerObservation observation, long start) {
 		observation.stop(SUCCESS, null);
 		Duration runTime = Duration.ofNanos(System.nanoTime() - start);
+		long deadline = this.deadline;
 		if (this.interruptedByShutdown.getAsBoolean()) {
 			// Completed despite our interrupt: acknowledge it with the interrupt set
 			// aside, as the hand-back does.
@@ -141,41 +222,43 @@ final class JobExecution implements Runnable {
 		this.acknowledger.acknowledge(this.job, runTime, ttr, deadline);
 	}
 
-	// What became of the job, as the process observation reports it.
-	private static final String SUCCESS = "success";
-
-	private static final String RETRY = "retry";
-
-	private static final String DEAD = "dead";
-
-	private @Nullable String failed(JobRecord record, Duration runTime, Throwable failure, long deadline) {
-		String topic = this.job.topic();
-		this.events.jobFailed(topic, runTime, failure);
-		FailureDecision decision = FailureDecision.decide(this.policy, record.maxAttempts(), this.job.attempt(),
-				failure);
-		String what = "Job '" + this.job.id() + "' of topic '" + topic + "' failed on attempt " + decision.attempt()
-				+ " of " + decision.maxAttempts();
-		if (decision.retry()) {
-			long due = this.claims.retry(this.job, decision.delay(), decision.reason(), deadline);
-			if (due >= 0) {
-				this.events.jobRetried(topic);
-				this.dueTimeListener.jobScheduledInQueue(this.job.queue(), due);
-				logger.warn(
-						what + "; next attempt due at " + Instant.ofEpochMilli(due) + " (in " + decision.delay() + ")",
-						failure);
-				return RETRY;
-			}
-			logger.info(what + " after its time to run elapsed; it was delivered again, so this failure is"
-					+ " ignored: " + failure);
-			return null;
+	private void failed(JobRecord record, Duration ttr, HandlerObservation observation, long start, Throwable failure) {
+		if (this.interruptedByShutdown.getAsBoolean() && !(failure instanceof VirtualMachineError)) {
+			// Our own stop cut the handler off: not the job's fault, so it must not
+			// spend an attempt. Hand it back for another consumer to run at once.
+			logger.info("Job '" + this.job.id() + "' of topic '" + this.job.topic()
+					+ "' was interrupted by the listener's shutdown; handed back to READY uncounted");
+			withoutInterrupt(this::handBack);
+			observation.stop(null, failure);
+			return;
 		}
-		else {
-			logger.warn(
-					what + " and is now dead"
-							+ (decision.nonRetryable() ? " (the failure is not retryable)" : " (no attempts left)"),
-					failure);
-			return bury(decision.reason(), deadline) ? DEAD : null;
+		String outcome = null;
+		try {
+			outcome = this.failures.settle(this.job, record, this.policy, ttr, failure,
+					Duration.ofNanos(System.nanoTime() - start), this.deadline,
+					redisNow(System.nanoTime() - this.claimedAtNanos));
 		}
+		finally {
+			observation.stop(outcome, failure);
+		}
+		if (failure instanceof VirtualMachineError error) {
+			throw error;
+		}
+	}
+
+	// The Redis clock now, from the claim's reading of it and the time since.
+	private long redisNow(long nanosSinceClaim) {
+		return this.claimedAtRedisMillis + nanosSinceClaim / 1_000_000;
+	}
+
+	// What an asynchronous handler failed with, out of the wrappers futures add.
+	private static Throwable unwrap(Throwable failure) {
+		Throwable cause = failure;
+		while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+				&& cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
 	}
 
 	/**
@@ -208,12 +291,9 @@ final class JobExecution implements Runnable {
 		}
 	}
 
-	private boolean bury(String reason, long deadline) {
-		if (this.claims.bury(this.job, reason, deadline)) {
-			this.events.jobsDead(this.job.topic(), 1);
-			return true;
-		}
-		return false;
+	@Override
+	public String toString() {
+		return "JobExecution[" + this.job.id() + " of " + this.job.topic() + ", attempt " + this.job.attempt() + "]";
 	}
 
 }

@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.util.concurrent.CompletableFuture;
 
 import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.store.JobRecord;
@@ -13,12 +14,14 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.core.CoroutinesUtils;
 import org.springframework.core.GenericTypeResolver;
 import org.springframework.util.ReflectionUtils;
 
 /**
  * Calls one listener method with a job: converts the payload from JSON to the type the
  * method declares (generic types included) and passes it, a {@link DelayedJob}, or both.
+ * An asynchronous method's completion (see {@link AsyncReturn}) comes back as a future.
  *
  * @author delayqueue contributors
  */
@@ -36,9 +39,15 @@ final class ListenerMethodAdapter {
 
 	private final JsonMapper jsonMapper;
 
+	private final @Nullable AsyncReturn asyncReturn;
+
+	private final boolean suspending;
+
 	private ListenerMethodAdapter(Object bean, Method method, int payloadIndex, int jobIndex,
-			@Nullable JavaType payloadType, JsonMapper jsonMapper) {
+			@Nullable JavaType payloadType, JsonMapper jsonMapper, @Nullable AsyncReturn asyncReturn) {
 		this.bean = bean;
+		this.asyncReturn = asyncReturn;
+		this.suspending = AsyncReturn.isSuspending(method);
 		this.method = method;
 		this.payloadIndex = payloadIndex;
 		this.jobIndex = jobIndex;
@@ -57,10 +66,13 @@ final class ListenerMethodAdapter {
 	 */
 	static ListenerMethodAdapter of(Object bean, Method method, JsonMapper jsonMapper) {
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+		AsyncReturn asyncReturn = AsyncReturn.of(method);
 		Type[] parameters = method.getGenericParameterTypes();
+		// A suspend function's last parameter is the continuation Kotlin adds, not ours.
+		int declared = AsyncReturn.isSuspending(method) ? parameters.length - 1 : parameters.length;
 		int payloadIndex = -1;
 		int jobIndex = -1;
-		for (int i = 0; i < parameters.length; i++) {
+		for (int i = 0; i < declared; i++) {
 			if (method.getParameterTypes()[i] == DelayedJob.class) {
 				if (jobIndex >= 0) {
 					throw new IllegalArgumentException("it declares more than one DelayedJob parameter");
@@ -90,7 +102,7 @@ final class ListenerMethodAdapter {
 			target = GenericTypeResolver.resolveType(target, AopUtils.getTargetClass(bean));
 		}
 		JavaType payloadType = (target != null) ? jsonMapper.getTypeFactory().constructType(target) : null;
-		return new ListenerMethodAdapter(bean, invocable, payloadIndex, jobIndex, payloadType, jsonMapper);
+		return new ListenerMethodAdapter(bean, invocable, payloadIndex, jobIndex, payloadType, jsonMapper, asyncReturn);
 	}
 
 	/**
@@ -102,29 +114,47 @@ final class ListenerMethodAdapter {
 	}
 
 	/**
+	 * Return whether the method completes asynchronously, so that
+	 * {@link #invoke(String, String, int, JobRecord, DelayedJob.Lease)} returns a future.
+	 * @return {@code true} if asynchronous
+	 */
+	boolean isAsync() {
+		return this.asyncReturn != null;
+	}
+
+	/**
 	 * Call the method with a job.
 	 * @param topic the topic the job came from
 	 * @param id the job id
 	 * @param attempt the delivery's number
 	 * @param record the job
+	 * @param lease extends the delivery's time to run, for the {@link DelayedJob}
+	 * @return {@code null} once a synchronous method returned; for an asynchronous one,
+	 * the future of its completion
 	 * @throws PayloadConversionException if the payload does not convert
 	 * @throws Throwable whatever the method throws
 	 */
-	void invoke(String topic, String id, int attempt, JobRecord record) throws Throwable {
+	@Nullable CompletableFuture<?> invoke(String topic, String id, int attempt, JobRecord record, DelayedJob.Lease lease)
+			throws Throwable {
 		Object payload = convert(record.payloadJson());
-		Object[] args = new Object[this.method.getParameterCount()];
+		Object[] args = new Object[this.suspending ? this.method.getParameterCount() - 1
+				: this.method.getParameterCount()];
 		if (this.payloadIndex >= 0) {
 			args[this.payloadIndex] = payload;
 		}
 		if (this.jobIndex >= 0) {
-			args[this.jobIndex] = new DelayedJob<>(id, topic, payload, attempt, record.dueAt(), record.headers());
+			args[this.jobIndex] = new DelayedJob<>(id, topic, payload, attempt, record.dueAt(), record.headers(),
+					lease);
 		}
+		Object returned;
 		try {
-			this.method.invoke(this.bean, args);
+			returned = this.suspending ? CoroutinesUtils.invokeSuspendingFunction(this.method, this.bean, args)
+					: this.method.invoke(this.bean, args);
 		}
 		catch (InvocationTargetException ex) {
 			throw ex.getTargetException();
 		}
+		return (this.asyncReturn != null) ? this.asyncReturn.toFuture(returned) : null;
 	}
 
 	private @Nullable Object convert(String json) {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.listener.DelayedJobListenerContainer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -211,6 +212,17 @@ public class ListenerPresence {
 	 * @param listeners its listeners
 	 */
 	public record Instance(String id, String host, long at, List<Listener> listeners) {
+
+		/**
+		 * Return this instance with its host name hidden, for someone who may not see it:
+		 * the host part of its id too, while the random part keeps instances apart.
+		 * @return the instance without its host name
+		 */
+		public Instance withoutHost() {
+			int colon = this.id.lastIndexOf(':');
+			String id = (colon >= 0) ? JobInfo.HIDDEN + this.id.substring(colon) : JobInfo.HIDDEN;
+			return new Instance(id, JobInfo.HIDDEN, this.at, this.listeners);
+		}
 
 	}
 

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.support.ExpiredDeadJobsListener;
 import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.store.DelayQueueKeys;
@@ -115,6 +116,15 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 */
 	public void setEventListener(JobEventListener eventListener) {
 		this.sweeper.setEventListener(eventListener);
+	}
+
+	/**
+	 * Set who hears of the jobs this scheduler makes dead because their last delivery's
+	 * time to run elapsed.
+	 * @param listener the listener; it must return at once
+	 */
+	public void setExpiredDeadJobsListener(ExpiredDeadJobsListener listener) {
+		this.sweeper.setExpiredDeadJobsListener(listener);
 	}
 
 	/**

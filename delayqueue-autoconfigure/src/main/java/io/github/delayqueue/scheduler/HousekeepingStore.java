@@ -36,9 +36,11 @@ final class HousekeepingStore {
 		List<Object> reply = this.scripts.run(DelayQueueScript.SWEEP, List.of(k.delayed(), k.ready(), k.running(),
 				k.dead(), k.jobs(), k.attempts(), k.errors(), k.successors()), String.valueOf(batchSize),
 				String.valueOf(maxAttempts));
+		List<String> deadIds = (reply.size() > 8)
+				? reply.subList(8, reply.size()).stream().map(String::valueOf).toList() : List.of();
 		return new TopicSweep(asInt(reply.get(0)), ScriptRunner.asLong(reply.get(1)), asInt(reply.get(2)),
 				asInt(reply.get(3)), asInt(reply.get(4)), ScriptRunner.asLong(reply.get(5)),
-				ScriptRunner.asLong(reply.get(6)), asInt(reply.get(7)));
+				ScriptRunner.asLong(reply.get(6)), asInt(reply.get(7)), deadIds);
 	}
 
 	List<String> claiming(String topic) {
@@ -113,9 +115,15 @@ final class HousekeepingStore {
 	 * @param redisNow the Redis clock at the sweep, or -1 if the sweep found both sorted
 	 * sets empty and did not read it
 	 * @param redisMicros microseconds past {@code redisNow}'s millisecond
+	 * @param deadIds the ids of the jobs made dead
 	 */
 	record TopicSweep(int promoted, long nextDue, int requeued, int dead, int vanished, long nextDeadline,
-			long redisNow, int redisMicros) {
+			long redisNow, int redisMicros, List<String> deadIds) {
+
+		TopicSweep(int promoted, long nextDue, int requeued, int dead, int vanished, long nextDeadline, long redisNow,
+				int redisMicros) {
+			this(promoted, nextDue, requeued, dead, vanished, nextDeadline, redisNow, redisMicros, List.of());
+		}
 
 		/**
 		 * Return how long after this sweep ran its next event comes due, to the

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
+import io.github.delayqueue.support.ExpiredDeadJobsListener;
 import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.support.JobEventListeners;
 import io.github.delayqueue.support.TopicPolicies;
@@ -37,6 +38,9 @@ final class TopicSweeper {
 
 	private JobEventListener eventListener = JobEventListeners.none();
 
+	private ExpiredDeadJobsListener expiredDeadJobsListener = (queue, ids) -> {
+	};
+
 	private Clock clock = Clock.systemUTC();
 
 	private volatile long redisOffsetMillis;
@@ -56,6 +60,10 @@ final class TopicSweeper {
 
 	void setEventListener(JobEventListener eventListener) {
 		this.eventListener = eventListener;
+	}
+
+	void setExpiredDeadJobsListener(ExpiredDeadJobsListener listener) {
+		this.expiredDeadJobsListener = listener;
 	}
 
 	void setClock(Clock clock) {
@@ -84,6 +92,9 @@ final class TopicSweeper {
 			this.redisOffsetMillis = sweep.redisNow() - this.clock.millis();
 		}
 		report(topic, sweep);
+		if (!sweep.deadIds().isEmpty()) {
+			this.expiredDeadJobsListener.jobsDied(queue, sweep.deadIds());
+		}
 		long maxSleep = this.cap.of(queue, receivedAt);
 		this.wakeUps.sweepFinished(queue, nextSweep(sweep, this.batchSize, sentAt, receivedAt, maxSleep));
 	}

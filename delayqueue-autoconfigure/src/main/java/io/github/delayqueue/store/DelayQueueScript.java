@@ -32,6 +32,8 @@ public enum DelayQueueScript {
 	RETRY("retry"),
 	/** RUNNING to DEAD. */
 	BURY("bury"),
+	/** RUNNING for longer: a later time-to-run deadline. */
+	EXTEND_TTR("extend-ttr"),
 	/** RUNNING to READY, uncounted. */
 	RELEASE("release"),
 	/** Claiming to READY. */
@@ -61,7 +63,11 @@ public enum DelayQueueScript {
 	/** A retired partition a sender writes to goes back into the partition set. */
 	REVIVE_PARTITION("revive-partition"),
 	/** A revived partition loses its retirement mark. */
-	UNRETIRE_PARTITION("unretire-partition");
+	UNRETIRE_PARTITION("unretire-partition"),
+	/** DELAYED due times and RUNNING deadlines moved earlier, for tests only. */
+	SHIFT_DUE("shift-due"),
+	/** Reads what a queue still has to do now, for tests only. */
+	COUNT_UNSETTLED("count-unsettled");
 
 	private static final String LOCATION = "io/github/delayqueue/store/scripts/";
 

@@ -296,6 +296,23 @@ public final class JobClaims {
 	}
 
 	/**
+	 * Extend a delivery's time to run to {@code ttr} from now by the Redis clock; never
+	 * shortens it. Fenced like the acknowledgement, and refused once the deadline passed.
+	 * @param job the delivery
+	 * @param ttr how long from now it may still run
+	 * @return the delivery's deadline in epoch ms by the Redis clock after the call, or
+	 * -1 if refused
+	 */
+	public long extendTtr(ClaimedJob job, Duration ttr) {
+		TopicKeys k = this.keys.topic(job.queue());
+		return ScriptRunner.asLong(
+				this.scripts
+					.run(DelayQueueScript.EXTEND_TTR, List.of(k.running(), k.attempts()), job.id(),
+							String.valueOf(job.attempt()), String.valueOf(ttr.toMillis()))
+					.get(0));
+	}
+
+	/**
 	 * Hand a claimed but unstarted delivery back to the front of the ready list,
 	 * uncounted.
 	 * @param job the delivery

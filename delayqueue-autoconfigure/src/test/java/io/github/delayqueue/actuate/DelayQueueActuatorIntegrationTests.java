@@ -1,11 +1,14 @@
 package io.github.delayqueue.actuate;
 
+import java.util.Set;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.delayqueue.presence.ListenerPresence;
+import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
@@ -23,6 +26,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -125,8 +130,9 @@ class DelayQueueActuatorIntegrationTests {
 			assertThat(response.json().path("consumers").asInt()).isEqualTo(1);
 			assertThat(response.json().path("listeners")).hasSize(1);
 			assertThat(response.json().at("/listeners/0/id").asString()).isEqualTo("listedListener");
-			assertThat(response.json().at("/listeners/0/instance").asString()).isNotEmpty();
-			assertThat(response.json().at("/listeners/0/host").asString()).isNotEmpty();
+			// Host names show as show-values allows: never, by default.
+			assertThat(response.json().at("/listeners/0/instance").asString()).startsWith(JobInfo.HIDDEN + ":");
+			assertThat(response.json().at("/listeners/0/host").asString()).isEqualTo(JobInfo.HIDDEN);
 			assertThat(response.json().at("/listeners/0/concurrency").asInt()).isEqualTo(3);
 			assertThat(response.json().at("/listeners/0/running").asBoolean()).isTrue();
 		});
@@ -344,7 +350,13 @@ class DelayQueueActuatorIntegrationTests {
 		assertThat(first.json().path("total").asLong()).isEqualTo(3);
 		assertThat(first.json().path("state").asString()).isEqualTo("dead");
 		assertThat(first.json().path("jobs")).hasSize(2);
-		assertThat(first.json().at("/jobs/0/lastError").asString()).isEqualTo("failed for the test");
+		// Error messages show as show-values allows: never, by default.
+		assertThat(first.json().at("/jobs/0/lastError").asString()).isEqualTo(JobInfo.HIDDEN);
+		DelayQueueEndpoint showing = new DelayQueueEndpoint(delayQueue, context.getBean(DelayQueueAdmin.class),
+				new ListenerPresence(redis, "dq"), Show.ALWAYS, Set.of());
+		DelayQueueEndpoint.JobsDescriptor shown = (DelayQueueEndpoint.JobsDescriptor) showing
+			.topic(SecurityContext.NONE, "partner.listed", "dead", 0, 2);
+		assertThat(shown.jobs().get(0).lastError()).isEqualTo("failed for the test");
 		assertThat(first.json().at("/jobs/0/attempts").asInt()).isEqualTo(1);
 		assertThat(first.json().at("/jobs/0/dueAt").asString()).isNotEmpty();
 		assertThat(second.json().path("jobs")).hasSize(1);

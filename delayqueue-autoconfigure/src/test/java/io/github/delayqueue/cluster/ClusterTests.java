@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.health.contributor.Status;
@@ -149,7 +150,8 @@ class ClusterTests {
 				assertThat(admin.isPaused(deadTopic(2))).isTrue();
 				admin.resume(deadTopic(2));
 				assertThat(admin.isPaused(deadTopic(2))).isFalse();
-				DelayQueueEndpoint.QueuesDescriptor queues = context.getBean(DelayQueueEndpoint.class).queues();
+				DelayQueueEndpoint.QueuesDescriptor queues = context.getBean(DelayQueueEndpoint.class)
+					.queues(SecurityContext.NONE);
 				assertThat(queues.topics()).containsKeys(deadTopics().toArray(String[]::new));
 				assertThat(queues.topics().get(deadTopic(3)).dead()).isEqualTo(10);
 				assertThat(context.getBean(DelayQueueHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);

@@ -100,7 +100,12 @@ class DelayedJobListenerValidationTests {
 	}
 
 	private void assertFails(Class<?> configuration, String method, String reason) {
-		this.runner.withUserConfiguration(configuration).run((context) -> {
+		assertFailsToStart(this.runner, configuration, method, reason);
+	}
+
+	static void assertFailsToStart(ApplicationContextRunner runner, Class<?> configuration, String method,
+			String reason) {
+		runner.withUserConfiguration(configuration).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
 				.isInstanceOf(BeanInitializationException.class)

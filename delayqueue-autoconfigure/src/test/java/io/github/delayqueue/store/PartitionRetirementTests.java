@@ -10,7 +10,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.JobRequest;
-import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.PartitionIds;
 import io.github.delayqueue.test.RedisExtension;
@@ -89,7 +88,7 @@ class PartitionRetirementTests {
 		assertThat(this.oneRegistry.queues(TOPIC)).contains(queue);
 		assertThat(this.fixture.redis().hasKey(this.fixture.keys().topic(queue).retired())).isFalse();
 		assertThat(this.fixture.store().find(TOPIC, single))
-			.hasValueSatisfying((job) -> assertThat(job.state()).isEqualTo(JobState.DELAYED));
+			.hasValueSatisfying((job) -> assertThat(job.state()).isEqualTo(StoredJob.State.DELAYED));
 		// The topic is paused, and so is the partition put back.
 		assertThat(new JobClaims(this.fixture.scripts(), this.fixture.keys()).isPaused(queue)).isTrue();
 		assertThat(this.six.cancel(TOPIC, single)).isTrue();

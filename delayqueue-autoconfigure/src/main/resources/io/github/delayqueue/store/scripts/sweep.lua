@@ -17,8 +17,9 @@
 -- deliveries), KEYS[7] errors (hash id -> text), KEYS[8] successors
 -- ARGV[1] most jobs to move per transition, ARGV[2] topic's max attempts
 -- Returns {promoted, next due ms or -1, requeued, dead, vanished, next deadline ms or -1,
--- now ms or -1 when both sets were empty, microseconds past now's millisecond}; the last
--- lets the scheduler wake at a due time's start rather than anywhere in the millisecond
+-- now ms or -1 when both sets were empty, microseconds past now's millisecond, then the ids
+-- of the jobs made dead, if any}; the microseconds let the scheduler wake at a due time's
+-- start rather than anywhere in the millisecond
 local delayedHead = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local runningHead = redis.call('ZRANGE', KEYS[3], 0, 0, 'WITHSCORES')
 if #delayedHead == 0 and #runningHead == 0 then
@@ -63,6 +64,7 @@ if #expired > 0 and redis.call('EXISTS', KEYS[8]) == 1 then
   k = {jobs = KEYS[5], delayed = KEYS[1], ready = KEYS[2], attempts = KEYS[6], errors = KEYS[7],
     successors = KEYS[8]}
 end
+local deadIds = {}
 for _, id in ipairs(expired) do
   redis.call('ZREM', KEYS[3], id)
   local record = redis.call('HGET', KEYS[5], id)
@@ -83,6 +85,7 @@ for _, id in ipairs(expired) do
       redis.call('ZADD', KEYS[4], now, id)
       redis.call('HSET', KEYS[7], id, 'Time to run elapsed on attempt ' .. attempts .. ' of ' .. max)
       dead = dead + 1
+      deadIds[dead] = id
     else
       redis.call('RPUSH', KEYS[2], id)
       redis.call('HSET', KEYS[7], id, 'Time to run elapsed on attempt ' .. attempts)
@@ -93,4 +96,8 @@ end
 local nextDue = earliest(KEYS[1], delayedHead, #promote + tookOver)
 local nextDeadline = earliest(KEYS[3], runningHead, #expired)
 
-return {#promote, nextDue, requeued, dead, vanished, nextDeadline, now, micros}
+local out = {#promote, nextDue, requeued, dead, vanished, nextDeadline, now, micros}
+for i = 1, dead do
+  out[8 + i] = deadIds[i]
+end
+return out

@@ -1,0 +1,95 @@
+package io.github.delayqueue.test;
+
+import java.time.Duration;
+
+import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
+import io.github.delayqueue.autoconfigure.DelayQueueProperties;
+import io.github.delayqueue.core.DelayQueueAdmin;
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.store.TestSupportStore;
+import io.github.delayqueue.support.DueTimeListener;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The {@link DelayQueueTester} of a test that uses {@link AutoConfigureDelayQueue}, and
+ * what it records: the jobs sent through the application's {@link DelayQueueOperations}
+ * beans and what the handlers threw.
+ *
+ * @author delayqueue contributors
+ */
+@AutoConfiguration(after = DelayQueueAutoConfiguration.class)
+@ConditionalOnBean(JobStore.class)
+public final class DelayQueueTestAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(DelayQueueTestAutoConfiguration.class);
+
+	/**
+	 * How long {@link DelayQueueTester#awaitIdle(String...)} waits unless
+	 * {@code delayqueue-test.await-timeout} says otherwise.
+	 */
+	public static final Duration DEFAULT_AWAIT_TIMEOUT = Duration.ofSeconds(10);
+
+	@Bean
+	static SendRecordingPostProcessor delayQueueSendRecorder() {
+		return new SendRecordingPostProcessor();
+	}
+
+	@Bean
+	HandlerFailures delayQueueHandlerFailures() {
+		return new HandlerFailures();
+	}
+
+	@Bean
+	DelayQueueTester delayQueueTester(ScriptRunner scriptRunner, DelayQueueKeys keys, DelayQueueOperations operations,
+			DelayQueueAdmin admin, ObjectProvider<DueTimeListener> dueTimeListeners,
+			SendRecordingPostProcessor sendRecorder, HandlerFailures failures, QueueWipe wipe,
+			Environment environment) {
+		return new DelayQueueTester(new TestSupportStore(scriptRunner, keys), scriptRunner, operations, admin,
+				dueTimeListeners, sendRecorder.sent(), failures, wipe,
+				environment.getProperty("delayqueue-test.await-timeout", Duration.class, DEFAULT_AWAIT_TIMEOUT));
+	}
+
+	@Bean
+	QueueWipe delayQueueTestWipe(RedisConnectionFactory connectionFactory, DelayQueueKeys keys,
+			DelayQueueProperties properties) {
+		return new QueueWipe(connectionFactory, keys, properties.getKeyPrefix());
+	}
+
+	/**
+	 * Deletes every key of the test's own key prefix when the context closes, after the
+	 * listeners and the scheduler stopped, so that the application's Redis keeps nothing
+	 * of the test. A Redis started for the tests goes away by itself.
+	 */
+	@Bean
+	DisposableBean delayQueueTestKeysCleanup(QueueWipe wipe, Environment environment, ListableBeanFactory beans) {
+		boolean own = environment.getProperty(TestKeyPrefixContextCustomizerFactory.OWN_KEY_PREFIX, Boolean.class,
+				false);
+		boolean startedForTests = beans.containsBean("delayQueueEmbeddedRedis")
+				|| beans.containsBean("delayQueueRedisContainer");
+		return () -> {
+			if (own && !startedForTests) {
+				try {
+					wipe.all();
+				}
+				catch (RuntimeException ex) {
+					logger.warn("Could not delete the keys of the test's key prefix", ex);
+				}
+			}
+		};
+	}
+
+}

@@ -1,0 +1,66 @@
+package io.github.delayqueue.test;
+
+import java.util.Set;
+
+import io.github.delayqueue.store.DelayQueueKeys;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Deleting the keys of one prefix on a real Redis, and nothing else.
+ */
+class QueueWipeTests {
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private StringRedisTemplate redis;
+
+	@BeforeEach
+	void connect() {
+		EmbeddedRedisServer server = EmbeddedRedisServer.of(System.getProperty("delayqueue-test.redis-server",
+				System.getenv().getOrDefault("DELAYQUEUE_TEST_REDIS_SERVER", EmbeddedRedisServer.EMBEDDED)));
+		this.connectionFactory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(server.host(), server.port()));
+		this.connectionFactory.afterPropertiesSet();
+		this.connectionFactory.start();
+		this.redis = new StringRedisTemplate(this.connectionFactory);
+	}
+
+	@AfterEach
+	void disconnect() {
+		this.connectionFactory.destroy();
+	}
+
+	@Test
+	void deletesTheJobsOfItsPrefixAndKeepsTheTopicsAndEveryOtherKey() {
+		DelayQueueKeys keys = new DelayQueueKeys("wipe*1");
+		this.redis.opsForSet().add(keys.topicSet(), "orders");
+		this.redis.opsForSet().add(keys.partitionSet("orders"), "orders~3");
+		this.redis.opsForHash().put(keys.topic("orders").jobs(), "a", "record");
+		this.redis.opsForZSet().add(keys.topic("orders~3").delayed(), "b", 1);
+		this.redis.opsForValue().set("wipe*1:history:minute", "1");
+		this.redis.opsForValue().set("wipeX1:topics", "another prefix that the glob would match");
+		this.redis.opsForValue().set("{wipeX1:orders}:jobs", "another prefix's topic");
+		this.redis.opsForValue().set("application:data", "kept");
+
+		long deleted = new QueueWipe(this.connectionFactory, keys, "wipe*1").jobs();
+
+		assertThat(deleted).isEqualTo(3);
+		assertThat(this.redis.keys("*")).containsAll(Set.of(keys.topicSet(), keys.partitionSet("orders"),
+				"wipeX1:topics", "{wipeX1:orders}:jobs", "application:data"));
+		assertThat(this.redis.hasKey(keys.topic("orders").jobs())).isFalse();
+		assertThat(this.redis.hasKey(keys.topic("orders~3").delayed())).isFalse();
+
+		assertThat(new QueueWipe(this.connectionFactory, keys, "wipe*1").all()).isEqualTo(2);
+		assertThat(this.redis.keys("*")).contains("wipeX1:topics", "{wipeX1:orders}:jobs", "application:data")
+			.doesNotContain(keys.topicSet(), keys.partitionSet("orders"));
+	}
+
+}

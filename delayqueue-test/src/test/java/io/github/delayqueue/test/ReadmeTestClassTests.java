@@ -1,0 +1,39 @@
+package io.github.delayqueue.test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's test class is the one that src/it/readme-test compiles and runs in a new
+ * Boot project, character for character, so that what users paste is what the build
+ * proved.
+ */
+class ReadmeTestClassTests {
+
+	private static final Path README = Path.of("..", "README.md");
+
+	private static final Path RUN_CLASS = Path
+		.of("src/it/readme-test/src/test/java/com/example/shop/PaymentReminderTests.java");
+
+	@Test
+	void theReadmeShowsTheClassThatTheBuildRuns() throws IOException {
+		assertThat(readmeTestClass()).isEqualTo(Files.readString(RUN_CLASS));
+	}
+
+	private static String readmeTestClass() throws IOException {
+		String readme = Files.readString(README);
+		int section = readme.indexOf("\n## Testing your application\n");
+		assertThat(section).as("the README's 'Testing your application' section").isNotNegative();
+		int start = readme.indexOf("```java\n", section);
+		int end = readme.indexOf("```\n", start + 1);
+		int nextSection = readme.indexOf("\n## ", section + 1);
+		assertThat(start).as("a Java block in the section").isNotNegative().isLessThan(nextSection);
+		return readme.substring(start + "```java\n".length(), end);
+	}
+
+}
