@@ -196,6 +196,20 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 		}
 	}
 
+	// Rare, so looked up in the registry each time rather than held.
+	@Override
+	public void deferredOperationFailed(String topic, String operation, int count) {
+		MeterRegistry registry = this.registry;
+		if (registry != null) {
+			Counter.builder("delayqueue.jobs.deferred.failed")
+				.description("Sends and cancels deferred until their transaction committed that failed after it")
+				.tag(TOPIC, topic)
+				.tag("operation", operation)
+				.register(registry)
+				.increment(count);
+		}
+	}
+
 	@Override
 	public void jobStarted(String topic, Duration lateness) {
 		HandlerMeters meters = handlerMeters(topic);

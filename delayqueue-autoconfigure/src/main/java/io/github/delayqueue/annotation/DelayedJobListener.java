@@ -53,6 +53,19 @@ import org.springframework.core.annotation.AliasFor;
  * any other return value is ignored.
  *
  * <p>
+ * Every attribute takes {@code ${...}} placeholders and {@code #{...}} expressions, which
+ * may name beans and give values of their own types:
+ *
+ * <pre class="code">
+ * &#064;DelayedJobListener(topics = "#{&#064;tenantSettings.reminderTopics()}", // an array or a collection
+ *         concurrency = "#{&#064;tenantSettings.workers()}",                    // a number
+ *         containerFactory = "slowJobs")                                // a factory bean's name
+ * void remind(Reminder reminder) {
+ *     reminders.send(reminder);
+ * }
+ * </pre>
+ *
+ * <p>
  * With several topics, a ready job of an earlier topic is always taken before one of a
  * later topic. A method that cannot be served (no topic, a bad topic name, two payload
  * parameters, an unknown error handler, a return type it cannot await) fails application
@@ -78,41 +91,54 @@ public @interface DelayedJobListener {
 	String[] value() default {};
 
 	/**
-	 * The topics to consume, highest priority first; {@code ${...}} placeholders are
-	 * resolved.
+	 * The topics to consume, highest priority first. Placeholders are resolved, and so
+	 * are expressions, which may give one topic, several separated by commas, or an array
+	 * or a collection of them.
 	 * @return the topics
 	 */
 	@AliasFor("value")
 	String[] topics() default {};
 
 	/**
-	 * The listener's id, unique in the application; placeholders are resolved. By default
-	 * the method's declaring class and name, followed by {@code #2}, {@code #3} and so on
-	 * for further listeners of the same method (beans of one class) or of its overloads.
+	 * The listener's id, unique in the application; placeholders and expressions are
+	 * resolved. By default the method's declaring class and name, followed by {@code #2},
+	 * {@code #3} and so on for further listeners of the same method (beans of one class)
+	 * or of its overloads.
 	 * @return the id
 	 */
 	String id() default "";
 
 	/**
-	 * How many jobs run at once; placeholders are resolved. By default the first topic's
-	 * {@code concurrency} property.
+	 * How many jobs run at once; placeholders and expressions (which may give a number)
+	 * are resolved. By default the first topic's {@code concurrency} property.
 	 * @return the concurrency, as text
 	 */
 	String concurrency() default "";
 
 	/**
-	 * Whether the listener starts with the application; placeholders are resolved. Any
-	 * value other than {@code "true"} or {@code "false"} fails start-up.
+	 * Whether the listener starts with the application; placeholders and expressions
+	 * (which may give a boolean) are resolved. Any value other than {@code "true"} or
+	 * {@code "false"} fails start-up.
 	 * @return {@code "true"} or {@code "false"}
 	 */
 	String autoStartup() default "true";
 
 	/**
+	 * The bean name of the
+	 * {@code io.github.delayqueue.listener.DelayedJobListenerContainerFactory} whose
+	 * settings the listener runs with, such as a longer shutdown timeout; placeholders
+	 * and expressions (which may give the factory itself) are resolved. By default the
+	 * starter's factory. A name that no such bean has fails start-up.
+	 * @return the factory's bean name, or empty for the default
+	 */
+	String containerFactory() default "";
+
+	/**
 	 * The name of the {@link io.github.delayqueue.core.DelayedJobErrorHandler} bean that
-	 * decides what becomes of this listener's failed jobs; placeholders are resolved. By
-	 * default the application's one {@code DelayedJobErrorHandler} bean (the
-	 * {@code @Primary} one of several), or else the topic's retry configuration. A name
-	 * that no such bean has fails start-up.
+	 * decides what becomes of this listener's failed jobs; placeholders and expressions
+	 * (which may give the handler itself) are resolved. By default the application's one
+	 * {@code DelayedJobErrorHandler} bean (the {@code @Primary} one of several), or else
+	 * the topic's retry configuration. A name that no such bean has fails start-up.
 	 * @return the bean name, or empty for the default
 	 */
 	String errorHandler() default "";

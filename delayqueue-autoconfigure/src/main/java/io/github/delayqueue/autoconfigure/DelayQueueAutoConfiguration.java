@@ -162,6 +162,7 @@ public final class DelayQueueAutoConfiguration {
 				ObservationSwitch.registry(properties.getObservation(), observationRegistry, beanFactory));
 		template.setSendObservationConvention(sendConvention.getIfUnique());
 		template.setMaxPayloadBytes(properties.getMaxPayloadSize().toBytes());
+		template.setTransactionAware(properties.isTransactionAware());
 		template.setIdGenerator(idGenerator);
 		template.setPayloadValidators(payloadValidators.orderedStream().toList());
 		template.setEventListener(new JobEventListeners(eventListeners.orderedStream().toList()));

@@ -57,22 +57,24 @@ public final class DelayQueueListenerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	static DelayedJobListenerAnnotationBeanPostProcessor delayedJobListenerAnnotationBeanPostProcessor(
-			ObjectProvider<DelayedJobListenerEndpointRegistry> registry,
-			@Qualifier(DelayQueueAutoConfiguration.JSON_MAPPER_BEAN_NAME) ObjectProvider<JsonMapper> jsonMapper) {
-		return new DelayedJobListenerAnnotationBeanPostProcessor(registry, jsonMapper);
+			ObjectProvider<DelayedJobListenerEndpointRegistry> registry) {
+		return new DelayedJobListenerAnnotationBeanPostProcessor(registry);
 	}
 
-	@Bean
-	@ConditionalOnMissingBean
+	// By name, as Spring Boot's Kafka and RabbitMQ listener factories: an application's
+	// factories of other names serve the listeners that name them, beside this one.
+	@Bean(DelayedJobListenerContainerFactory.DEFAULT_BEAN_NAME)
+	@ConditionalOnMissingBean(name = DelayedJobListenerContainerFactory.DEFAULT_BEAN_NAME)
 	DelayedJobListenerContainerFactory delayedJobListenerContainerFactory(JobClaims claims, TopicPolicies policies,
-			JobRecordCodec codec, JobStore store, ScriptRunner scriptRunner, DelayQueueKeys keys,
-			DelayQueueProperties properties, ObjectProvider<DataRedisProperties> redisProperties,
-			ObjectProvider<JobEventListener> eventListeners, ObjectProvider<DelayedJobScheduler> scheduler,
-			Environment environment, ObjectProvider<ObservationRegistry> observationRegistry,
+			JobRecordCodec codec, @Qualifier(DelayQueueAutoConfiguration.JSON_MAPPER_BEAN_NAME) JsonMapper jsonMapper,
+			JobStore store, ScriptRunner scriptRunner, DelayQueueKeys keys, DelayQueueProperties properties,
+			ObjectProvider<DataRedisProperties> redisProperties, ObjectProvider<JobEventListener> eventListeners,
+			ObjectProvider<DelayedJobScheduler> scheduler, Environment environment,
+			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<DelayQueueProcessObservationConvention> processConvention, ListableBeanFactory beanFactory,
 			ObjectProvider<DelayedJobErrorHandler> errorHandler, ObjectProvider<DeadJobListener> deadJobListeners) {
 		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, policies, codec,
-				new JobEventListeners(eventListeners.orderedStream().toList()),
+				new JobEventListeners(eventListeners.orderedStream().toList()), jsonMapper,
 				pollTimeout(properties, redisProperties.getIfAvailable(), environment),
 				properties.getListener().getShutdownTimeout(), (topic) -> {
 					store.registerTopic(topic);
@@ -119,7 +121,7 @@ public final class DelayQueueListenerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	DelayedJobListenerEndpointRegistry delayedJobListenerEndpointRegistry(
-			DelayedJobListenerContainerFactory containerFactory) {
+			@Qualifier(DelayedJobListenerContainerFactory.DEFAULT_BEAN_NAME) DelayedJobListenerContainerFactory containerFactory) {
 		return new DelayedJobListenerEndpointRegistry(containerFactory);
 	}
 

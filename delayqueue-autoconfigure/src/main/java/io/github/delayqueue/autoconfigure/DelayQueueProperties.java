@@ -47,6 +47,12 @@ public class DelayQueueProperties {
 	 */
 	private Duration commandTimeout = Duration.ofSeconds(5);
 
+	/**
+	 * Whether sends and cancels made inside a Spring-managed transaction wait for its
+	 * commit, and are dropped when it rolls back, unless a call says otherwise.
+	 */
+	private boolean transactionAware;
+
 	private final Scheduler scheduler = new Scheduler();
 
 	private final Listener listener = new Listener();
@@ -92,6 +98,14 @@ public class DelayQueueProperties {
 
 	public void setMaxPayloadSize(DataSize maxPayloadSize) {
 		this.maxPayloadSize = maxPayloadSize;
+	}
+
+	public boolean isTransactionAware() {
+		return this.transactionAware;
+	}
+
+	public void setTransactionAware(boolean transactionAware) {
+		this.transactionAware = transactionAware;
 	}
 
 	public Duration getCommandTimeout() {

@@ -23,6 +23,14 @@ import java.util.Optional;
  * leaves nothing behind: nothing is dropped silently. Redis being unreachable surfaces as
  * a {@link org.springframework.dao.DataAccessException}.
  *
+ * <p>
+ * Inside a Spring-managed transaction, a send or cancel can wait for the commit (and be
+ * dropped on rollback): per send with {@link JobRequest.Builder#afterCommit()}, per
+ * cancel with {@link #cancelAfterCommit(String, String)}, or for every send and cancel
+ * with {@code delayqueue.transaction-aware: true}. Such a call checks its input and fixes
+ * the job id at once; what fails after the commit is logged and counted, as no caller can
+ * hear of it any more.
+ *
  * @author delayqueue contributors
  */
 public interface DelayQueueOperations {
@@ -101,12 +109,26 @@ public interface DelayQueueOperations {
 	}
 
 	/**
-	 * Cancel a job that has not yet been delivered.
+	 * Cancel a job that has not yet been delivered. With
+	 * {@code delayqueue.transaction-aware: true} and inside a Spring-managed transaction,
+	 * the job is removed after the commit, as {@link #cancelAfterCommit(String, String)}
+	 * does, and the answer tells whether it is delayed or ready at the call.
 	 * @param topic the topic
 	 * @param jobId the job id
 	 * @return {@code true} if a delayed or ready job was removed
 	 */
 	boolean cancel(String topic, String jobId);
+
+	/**
+	 * Cancel a job once the Spring-managed transaction this call is made in has
+	 * committed, and not at all if it rolls back; outside a transaction, cancel it at
+	 * once. The topic and id are checked now. A cancel that fails after the commit is
+	 * logged at ERROR and counted by the {@code delayqueue.jobs.deferred.failed} meter.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @throws InvalidJobException if the topic or the id is invalid
+	 */
+	void cancelAfterCommit(String topic, String jobId);
 
 	/**
 	 * Move the due time of a job that has not yet been delivered.

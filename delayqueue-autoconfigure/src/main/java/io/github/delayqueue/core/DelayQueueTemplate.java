@@ -97,6 +97,8 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	private ObservationRegistry observationRegistry = ObservationRegistry.NOOP;
 
+	private final AfterCommit afterCommit = new AfterCommit(JobEventListeners.none());
+
 	private @Nullable DelayQueueSendObservationConvention sendObservationConvention;
 
 	/**
@@ -142,6 +144,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 */
 	public void setEventListener(JobEventListener eventListener) {
 		this.eventListener = eventListener;
+		this.afterCommit.setEvents(eventListener);
 	}
 
 	/**
@@ -169,6 +172,18 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	 */
 	public void setSendObservationConvention(@Nullable DelayQueueSendObservationConvention convention) {
 		this.sendObservationConvention = convention;
+	}
+
+	/**
+	 * Set whether sends and cancels made inside a Spring-managed transaction wait for its
+	 * commit (and are dropped on rollback) unless a call says otherwise, as
+	 * {@code delayqueue.transaction-aware} does. Off by default.
+	 * @param transactionAware {@code true} to defer them by default
+	 * @see JobRequest.Builder#afterCommit(boolean)
+	 * @see #cancelAfterCommit(String, String)
+	 */
+	public void setTransactionAware(boolean transactionAware) {
+		this.afterCommit.setByDefault(transactionAware);
 	}
 
 	@Override
@@ -227,6 +242,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		// Not through sendAll: its grouping by topic, slicing and duplicate bookkeeping
 		// took about a tenth of the sending thread's Java time, and one job needs none.
 		Prepared job = prepare(request, traceHeaders);
+		if (this.afterCommit.defers(request.afterCommit())) {
+			this.afterCommit.register("send", Map.of(job.topic(), List.of(job.id())), () -> write(job));
+			return job.id();
+		}
+		return write(job);
+	}
+
+	private String write(Prepared job) {
 		registerTopic(job.topic());
 		for (int attempt = 0;; attempt++) {
 			JobStore.EnqueueOutcome outcome = this.store.enqueue(job.topic(), job.encoded());
@@ -280,9 +303,12 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	}
 
 	// Writes every job and tells each what became of it; refusals are the caller's to
-	// report.
+	// report. Jobs whose requests wait for the transaction's commit are written then,
+	// and refusals among them are thrown there, to be logged and counted.
 	private List<Prepared> sendBatch(Collection<JobRequest> requests, Map<String, String> traceHeaders) {
+		List<Prepared> all = new ArrayList<>(requests.size());
 		List<Prepared> prepared = new ArrayList<>(requests.size());
+		List<Prepared> deferred = new ArrayList<>();
 		Set<String> seen = new HashSet<>();
 		for (JobRequest request : requests) {
 			Prepared job = prepare(request, traceHeaders);
@@ -290,8 +316,27 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 				throw new InvalidJobException(
 						"Job id '" + job.id() + "' appears twice for topic '" + job.topic() + "' in one batch");
 			}
-			prepared.add(job);
+			all.add(job);
+			(this.afterCommit.defers(request.afterCommit()) ? deferred : prepared).add(job);
 		}
+		if (deferred.isEmpty()) {
+			return writeBatch(prepared);
+		}
+		Map<String, List<String>> ids = new LinkedHashMap<>();
+		deferred.forEach((job) -> ids.computeIfAbsent(job.topic(), (topic) -> new ArrayList<>()).add(job.id()));
+		deferred.forEach((job) -> job.outcome = SendResult.Outcome.DEFERRED);
+		this.afterCommit.register("send", ids, () -> {
+			if (writeBatch(deferred).stream().anyMatch(Prepared::rejected)) {
+				throw refusal(deferred);
+			}
+		});
+		if (!prepared.isEmpty()) {
+			writeBatch(prepared);
+		}
+		return all;
+	}
+
+	private List<Prepared> writeBatch(List<Prepared> prepared) {
 		registerTopics(prepared);
 		for (int from = 0; from < prepared.size();) {
 			int to = sliceEnd(prepared, from);
@@ -510,7 +555,27 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public boolean cancel(String topic, String jobId) {
-		return this.store.cancel(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId));
+		JobConstraints.checkTopic(topic);
+		JobConstraints.checkId(topic, jobId);
+		if (this.afterCommit.defers(null)) {
+			cancelAfterCommit(topic, jobId);
+			return find(topic, jobId).map(JobInfo::state)
+				.filter((state) -> state == JobState.DELAYED || state == JobState.READY)
+				.isPresent();
+		}
+		return this.store.cancel(topic, jobId);
+	}
+
+	@Override
+	public void cancelAfterCommit(String topic, String jobId) {
+		JobConstraints.checkTopic(topic);
+		JobConstraints.checkId(topic, jobId);
+		if (this.afterCommit.defers(true)) {
+			this.afterCommit.register("cancel", Map.of(topic, List.of(jobId)), () -> this.store.cancel(topic, jobId));
+		}
+		else {
+			this.store.cancel(topic, jobId);
+		}
 	}
 
 	@Override

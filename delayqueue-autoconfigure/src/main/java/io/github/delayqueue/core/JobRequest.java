@@ -50,6 +50,8 @@ public final class JobRequest {
 
 	private final @Nullable Duration debounceMaxWait;
 
+	private final @Nullable Boolean afterCommit;
+
 	private JobRequest(Builder builder) {
 		this.topic = builder.topic;
 		this.payload = builder.payload;
@@ -62,6 +64,7 @@ public final class JobRequest {
 		this.maxAttempts = builder.maxAttempts;
 		this.ifPending = builder.ifPending;
 		this.debounceMaxWait = builder.debounceMaxWait;
+		this.afterCommit = builder.afterCommit;
 	}
 
 	/**
@@ -156,6 +159,15 @@ public final class JobRequest {
 		return this.debounceMaxWait;
 	}
 
+	/**
+	 * Return whether a send inside a Spring-managed transaction waits for its commit, or
+	 * {@code null} for {@code delayqueue.transaction-aware}.
+	 * @return whether the send is deferred until the commit, or {@code null}
+	 */
+	public @Nullable Boolean afterCommit() {
+		return this.afterCommit;
+	}
+
 	@Override
 	public String toString() {
 		return "JobRequest[topic=" + this.topic + ", id=" + this.id + ", delay=" + this.delay + ", dueAt=" + this.dueAt
@@ -187,6 +199,8 @@ public final class JobRequest {
 		private IfPending ifPending = IfPending.REJECT;
 
 		private @Nullable Duration debounceMaxWait;
+
+		private @Nullable Boolean afterCommit;
 
 		private Builder(String topic, Object payload) {
 			this.topic = topic;
@@ -290,6 +304,33 @@ public final class JobRequest {
 		 */
 		public Builder debounceMaxWait(Duration maxWait) {
 			this.debounceMaxWait = maxWait;
+			return this;
+		}
+
+		/**
+		 * Send the job only once the Spring-managed transaction the send is made in has
+		 * committed, and not at all if it rolls back; outside a transaction it is sent at
+		 * once. The request is checked, and its id fixed, when it is sent, so an invalid
+		 * one still fails the transaction; a send that fails after the commit (Redis
+		 * unreachable, a duplicate id) is logged at ERROR with its jobs and counted by
+		 * the {@code delayqueue.jobs.deferred.failed} meter.
+		 * @return this builder
+		 * @see #afterCommit(boolean)
+		 */
+		public Builder afterCommit() {
+			return afterCommit(true);
+		}
+
+		/**
+		 * Choose whether this send waits for the commit of the Spring-managed transaction
+		 * it is made in, instead of {@code delayqueue.transaction-aware}: {@code false}
+		 * sends it at once, as if no transaction ran.
+		 * @param afterCommit {@code true} to send after the commit
+		 * @return this builder
+		 * @see #afterCommit()
+		 */
+		public Builder afterCommit(boolean afterCommit) {
+			this.afterCommit = afterCommit;
 			return this;
 		}
 

@@ -46,7 +46,14 @@ public record SendResult(String topic, String jobId, Outcome outcome) {
 		 * ({@link IfPending#REJECT}, which a plain {@code send} or {@code sendAll}
 		 * reports as a {@link DuplicateJobException}).
 		 */
-		REJECTED
+		REJECTED,
+
+		/**
+		 * Not written yet: the request waits for the commit of the Spring-managed
+		 * transaction the send was made in ({@link JobRequest.Builder#afterCommit()}); a
+		 * refusal then is logged and counted as any failure after the commit.
+		 */
+		DEFERRED
 
 	}
 

@@ -9,31 +9,29 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
-import io.github.delayqueue.core.DelayedJobErrorHandler;
-import io.github.delayqueue.core.JobConstraints;
+import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistrar.Registration;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.BeanInitializationException;
-import org.springframework.beans.factory.NoSuchBeanDefinitionException;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Finds {@link DelayedJobListener} methods on every bean, resolves their placeholders,
- * checks them, and registers each as an endpoint in the
+ * Finds {@link DelayedJobListener} methods on every bean, resolves their placeholders and
+ * expressions, checks them, and registers each as an endpoint in the
  * {@link DelayedJobListenerEndpointRegistry} once every singleton is instantiated (at
- * once for beans created later). A method that cannot be served fails start-up with a
- * message naming it, when its bean is created.
+ * once for beans created later), together with the endpoints of every
+ * {@link DelayedJobListenerConfigurer} bean. A listener that cannot be served fails
+ * start-up with a message naming its method, or its id for one registered in code.
  *
  * @author delayqueue contributors
  */
@@ -42,16 +40,16 @@ public class DelayedJobListenerAnnotationBeanPostProcessor
 
 	private final ObjectProvider<DelayedJobListenerEndpointRegistry> registry;
 
-	private final ObjectProvider<JsonMapper> jsonMapper;
-
 	private final Set<Class<?>> withoutListeners = ConcurrentHashMap.newKeySet();
 
-	private @Nullable ConfigurableBeanFactory beanFactory;
+	private ListenerAttributes attributes = new ListenerAttributes(null);
+
+	private @Nullable ListableBeanFactory beanFactory;
 
 	private final Object endpointsMonitor = new Object();
 
 	// Endpoints found before the singletons were all instantiated, registered then.
-	private final List<DelayedJobListenerEndpoint> pending = new ArrayList<>();
+	private final List<Registration> pending = new ArrayList<>();
 
 	// Every id given out, so that duplicates fail naming their method.
 	private final Set<String> ids = new HashSet<>();
@@ -61,18 +59,16 @@ public class DelayedJobListenerAnnotationBeanPostProcessor
 	/**
 	 * Create a post-processor.
 	 * @param registry where endpoints are registered, looked up when first needed
-	 * @param jsonMapper converts payloads, looked up when first needed
 	 */
-	public DelayedJobListenerAnnotationBeanPostProcessor(ObjectProvider<DelayedJobListenerEndpointRegistry> registry,
-			ObjectProvider<JsonMapper> jsonMapper) {
+	public DelayedJobListenerAnnotationBeanPostProcessor(ObjectProvider<DelayedJobListenerEndpointRegistry> registry) {
 		this.registry = registry;
-		this.jsonMapper = jsonMapper;
 	}
 
 	@Override
 	public void setBeanFactory(BeanFactory beanFactory) {
-		if (beanFactory instanceof ConfigurableBeanFactory configurable) {
-			this.beanFactory = configurable;
+		this.attributes = new ListenerAttributes(beanFactory);
+		if (beanFactory instanceof ListableBeanFactory listable) {
+			this.beanFactory = listable;
 		}
 	}
 
@@ -95,57 +91,18 @@ public class DelayedJobListenerAnnotationBeanPostProcessor
 
 	private void register(Object bean, Method method, DelayedJobListener annotation) {
 		String where = "@DelayedJobListener method " + method.toGenericString();
-		List<String> topics = new ArrayList<>();
-		for (String topic : annotation.topics()) {
-			for (String resolved : StringUtils.commaDelimitedListToStringArray(resolve(topic))) {
-				if (!resolved.isBlank()) {
-					topics.add(resolved.trim());
-				}
-			}
-		}
-		if (topics.isEmpty()) {
-			throw new BeanInitializationException(where + " names no topic; set value or topics");
-		}
-		for (String topic : topics) {
-			if (!JobConstraints.isValidTopic(topic)) {
-				throw new BeanInitializationException(where + " names an invalid topic '" + topic
-						+ "': use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit");
-			}
-		}
-		if (topics.size() != Set.copyOf(topics).size()) {
-			throw new BeanInitializationException(where + " names a topic twice: " + topics);
-		}
-		Integer concurrency = null;
-		String concurrencyText = resolve(annotation.concurrency());
-		if (StringUtils.hasText(concurrencyText)) {
-			try {
-				concurrency = Integer.valueOf(concurrencyText.trim());
-			}
-			catch (NumberFormatException ex) {
-				concurrency = 0;
-			}
-			if (concurrency < 1) {
-				throw new BeanInitializationException(
-						where + " has concurrency '" + concurrencyText + "'; it must be a whole number of at least 1");
-			}
-		}
-		ListenerMethodAdapter adapter;
+		ListenerAttributes.Resolved resolved;
 		try {
-			adapter = ListenerMethodAdapter.of(bean, method,
-					this.jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()));
+			resolved = this.attributes.resolve(annotation);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new BeanInitializationException(where + " cannot be served: " + ex.getMessage());
+			throw new BeanInitializationException(where + " " + ex.getMessage());
 		}
-		String autoStartupText = resolve(annotation.autoStartup()).trim();
-		if (!autoStartupText.equalsIgnoreCase("true") && !autoStartupText.equalsIgnoreCase("false")) {
-			throw new BeanInitializationException(
-					where + " has autoStartup '" + autoStartupText + "'; it must be 'true' or 'false'");
+		if (resolved.topics().isEmpty()) {
+			throw new BeanInitializationException(where + " names no topic; set value or topics");
 		}
-		boolean autoStartup = Boolean.parseBoolean(autoStartupText);
-		DelayedJobErrorHandler errorHandler = errorHandler(resolve(annotation.errorHandler()).trim(), where);
-		String id = resolve(annotation.id());
 		synchronized (this.endpointsMonitor) {
+			String id = resolved.id();
 			if (!StringUtils.hasText(id)) {
 				id = defaultId(method);
 			}
@@ -153,53 +110,40 @@ public class DelayedJobListenerAnnotationBeanPostProcessor
 				throw new BeanInitializationException(
 						where + ": another @DelayedJobListener already has the id '" + id + "'");
 			}
-			DelayedJobListenerEndpoint endpoint = new DelayedJobListenerEndpoint(id, topics, concurrency, autoStartup,
-					adapter, errorHandler);
+			DelayedJobListenerEndpoint.Builder builder = DelayedJobListenerEndpoint.builder(id)
+				.topics(resolved.topics())
+				.autoStartup(resolved.autoStartup())
+				.errorHandler(resolved.errorHandler())
+				.method(bean, method);
+			if (resolved.concurrency() != null) {
+				builder.concurrency(resolved.concurrency());
+			}
+			String problem = builder.problem();
+			if (problem != null) {
+				throw new BeanInitializationException(where + " " + problem);
+			}
+			Registration registration = new Registration(builder.build(), resolved.containerFactory(), where);
 			if (this.singletonsInstantiated) {
-				register(endpoint, where);
+				registration.registerIn(this.registry.getObject());
 			}
 			else {
-				this.pending.add(endpoint);
+				this.pending.add(registration);
 			}
-		}
-	}
-
-	private @Nullable DelayedJobErrorHandler errorHandler(String beanName, String where) {
-		if (beanName.isEmpty()) {
-			return null;
-		}
-		if (this.beanFactory == null) {
-			throw new BeanInitializationException(
-					where + " names error handler '" + beanName + "', but no bean factory is there to look it up in");
-		}
-		try {
-			return this.beanFactory.getBean(beanName, DelayedJobErrorHandler.class);
-		}
-		catch (NoSuchBeanDefinitionException ex) {
-			// As for every other culprit, the message alone names it.
-			throw new BeanInitializationException(
-					where + " names error handler '" + beanName + "': " + ex.getMessage());
 		}
 	}
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		List<DelayedJobListenerEndpoint> endpoints;
+		List<Registration> registrations = new ArrayList<>();
 		synchronized (this.endpointsMonitor) {
 			this.singletonsInstantiated = true;
-			endpoints = List.copyOf(this.pending);
+			registrations.addAll(this.pending);
 			this.pending.clear();
 		}
-		endpoints.forEach((endpoint) -> register(endpoint, "@DelayedJobListener method " + endpoint.method()));
-	}
-
-	private void register(DelayedJobListenerEndpoint endpoint, String where) {
-		try {
-			this.registry.getObject().register(endpoint);
+		if (this.beanFactory != null) {
+			registrations.addAll(DelayedJobListenerEndpointRegistrar.fromConfigurers(this.beanFactory));
 		}
-		catch (IllegalStateException ex) {
-			throw new BeanInitializationException(where + ": " + ex.getMessage());
-		}
+		registrations.forEach((registration) -> registration.registerIn(this.registry.getObject()));
 	}
 
 	// The method's class and name, numbered from the second listener on that is declared
@@ -211,14 +155,6 @@ public class DelayedJobListenerAnnotationBeanPostProcessor
 			id = base + "#" + n;
 		}
 		return id;
-	}
-
-	private String resolve(String value) {
-		if (this.beanFactory == null || value.isEmpty()) {
-			return value;
-		}
-		String resolved = this.beanFactory.resolveEmbeddedValue(value);
-		return (resolved != null) ? resolved : value;
 	}
 
 }

@@ -25,6 +25,8 @@ public class DelayedJobListenerContainer {
 
 	private final DelayedJobListenerEndpoint endpoint;
 
+	private final ListenerMethodAdapter method;
+
 	private final DelayedJobListenerContainerFactory factory;
 
 	private final int concurrency;
@@ -48,9 +50,10 @@ public class DelayedJobListenerContainer {
 
 	private volatile Claimer claimer;
 
-	DelayedJobListenerContainer(DelayedJobListenerEndpoint endpoint, DelayedJobListenerContainerFactory factory,
-			int concurrency) {
+	DelayedJobListenerContainer(DelayedJobListenerEndpoint endpoint, ListenerMethodAdapter method,
+			DelayedJobListenerContainerFactory factory, int concurrency) {
 		this.endpoint = endpoint;
+		this.method = method;
 		this.factory = factory;
 		this.concurrency = concurrency;
 		this.acknowledger = new BatchingAcknowledger(factory.claims()::ack, factory.events());
@@ -167,6 +170,14 @@ public class DelayedJobListenerContainer {
 		}
 	}
 
+	/**
+	 * Return the factory that created this container, whose settings it runs with.
+	 * @return the factory
+	 */
+	public DelayedJobListenerContainerFactory getContainerFactory() {
+		return this.factory;
+	}
+
 	DelayedJobListenerContainerFactory factory() {
 		return this.factory;
 	}
@@ -197,7 +208,7 @@ public class DelayedJobListenerContainer {
 
 	JobExecution execution(ClaimedJob job, long claimedAtRedisMillis, long claimedAtNanos,
 			BooleanSupplier interruptedByShutdown) {
-		return new JobExecution(job, claimedAtRedisMillis, claimedAtNanos, this.endpoint.method(),
+		return new JobExecution(job, claimedAtRedisMillis, claimedAtNanos, this.method,
 				this.factory.policies().forTopic(job.topic()), this.factory.claims(), this.factory.codec(),
 				this.factory.events(), this.acknowledger, this.failures, interruptedByShutdown, this.observations);
 	}

@@ -13,12 +13,20 @@ import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Creates a {@link DelayedJobListenerContainer} per endpoint and holds what they share.
+ * The starter configures one, the bean named {@value #DEFAULT_BEAN_NAME}, that serves
+ * every listener that names none; an application that wants other settings for some of
+ * its listeners (a longer shutdown timeout for slow jobs, say) defines factories of its
+ * own, {@link #copy() copies} of the starter's with some settings changed, and names them
+ * in {@code @DelayedJobListener(containerFactory = ...)} or
+ * {@link DelayedJobListenerEndpointRegistrar#registerEndpoint(DelayedJobListenerEndpoint, DelayedJobListenerContainerFactory)}.
+ * A bean of the default name replaces the starter's.
  *
  * @author delayqueue contributors
  */
@@ -31,6 +39,11 @@ public class DelayedJobListenerContainerFactory {
 	 */
 	static final Duration DEFAULT_QUEUE_REFRESH_INTERVAL = Duration.ofSeconds(30);
 
+	/**
+	 * The name of the factory bean that serves listeners that name none.
+	 */
+	public static final String DEFAULT_BEAN_NAME = "delayedJobListenerContainerFactory";
+
 	private final JobClaims claims;
 
 	private final TopicPolicies policies;
@@ -39,9 +52,11 @@ public class DelayedJobListenerContainerFactory {
 
 	private final JobEventListener events;
 
+	private final JsonMapper jsonMapper;
+
 	private final Duration pollTimeout;
 
-	private final Duration shutdownTimeout;
+	private Duration shutdownTimeout;
 
 	private final Consumer<String> topicRegistrar;
 
@@ -65,16 +80,19 @@ public class DelayedJobListenerContainerFactory {
 	 * @param policies the topics' policies
 	 * @param codec decodes job records
 	 * @param events hears what happens to jobs
+	 * @param jsonMapper converts payloads to the listeners' types
 	 * @param pollTimeout server-side timeout of each blocking wait
 	 * @param shutdownTimeout how long a stop waits for running handlers
 	 * @param topicRegistrar told of every topic a listener consumes
 	 */
 	public DelayedJobListenerContainerFactory(JobClaims claims, TopicPolicies policies, JobRecordCodec codec,
-			JobEventListener events, Duration pollTimeout, Duration shutdownTimeout, Consumer<String> topicRegistrar) {
+			JobEventListener events, JsonMapper jsonMapper, Duration pollTimeout, Duration shutdownTimeout,
+			Consumer<String> topicRegistrar) {
 		this.claims = claims;
 		this.policies = policies;
 		this.codec = codec;
 		this.events = events;
+		this.jsonMapper = jsonMapper;
 		this.pollTimeout = pollTimeout;
 		this.shutdownTimeout = shutdownTimeout;
 		this.topicRegistrar = topicRegistrar;
@@ -115,6 +133,19 @@ public class DelayedJobListenerContainerFactory {
 	}
 
 	/**
+	 * Set how long a stop of the containers this factory creates waits for running
+	 * handlers before it interrupts them and hands their jobs back, instead of
+	 * {@code delayqueue.listener.shutdown-timeout}.
+	 * @param shutdownTimeout zero or more
+	 */
+	public void setShutdownTimeout(Duration shutdownTimeout) {
+		if (shutdownTimeout.isNegative()) {
+			throw new IllegalArgumentException("The shutdown timeout must not be negative, was " + shutdownTimeout);
+		}
+		this.shutdownTimeout = shutdownTimeout;
+	}
+
+	/**
 	 * Set the error handler of every listener that names none of its own.
 	 * @param errorHandler the handler, or {@code null} to decide as each topic's retry
 	 * configuration does
@@ -135,11 +166,30 @@ public class DelayedJobListenerContainerFactory {
 	 * Create the container of an endpoint.
 	 * @param endpoint the endpoint
 	 * @return its container, not started
+	 * @throws IllegalArgumentException if the endpoint's method cannot be served, naming
+	 * what is wrong with it
 	 */
 	public DelayedJobListenerContainer create(DelayedJobListenerEndpoint endpoint) {
 		int concurrency = (endpoint.concurrency() != null) ? endpoint.concurrency()
 				: this.policies.forTopic(endpoint.topics().get(0)).concurrency();
-		return new DelayedJobListenerContainer(endpoint, this, concurrency);
+		return new DelayedJobListenerContainer(endpoint, endpoint.adapter(this.jsonMapper), this, concurrency);
+	}
+
+	/**
+	 * Create a factory with this one's settings, for another set of listeners to change
+	 * some of them.
+	 * @return the new factory
+	 */
+	public DelayedJobListenerContainerFactory copy() {
+		DelayedJobListenerContainerFactory copy = new DelayedJobListenerContainerFactory(this.claims, this.policies,
+				this.codec, this.events, this.jsonMapper, this.pollTimeout, this.shutdownTimeout, this.topicRegistrar);
+		copy.dueTimeListener = this.dueTimeListener;
+		copy.virtualThreads = this.virtualThreads;
+		copy.observations = this.observations;
+		copy.queueRefreshInterval = this.queueRefreshInterval;
+		copy.errorHandler = this.errorHandler;
+		copy.deadJobs = this.deadJobs;
+		return copy;
 	}
 
 	JobClaims claims() {

@@ -13,10 +13,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Holds a {@link DelayedJobListenerContainer} for every registered listener and runs them
- * with the application context: started once the context is ready, stopped first on
- * shutdown, all at once so that the shutdown timeout applies to them together, calling
- * Spring's lifecycle back when the last one has stopped.
+ * Holds a {@link DelayedJobListenerContainer} for every registered listener (annotated
+ * methods, endpoints of {@link DelayedJobListenerConfigurer} beans, and endpoints
+ * registered here at run time) and runs them with the application context: started once
+ * the context is ready, stopped first on shutdown, all at once so that the shutdown
+ * timeout applies to them together, calling Spring's lifecycle back when the last one has
+ * stopped.
  *
  * @author delayqueue contributors
  */
@@ -36,29 +38,50 @@ public class DelayedJobListenerEndpointRegistry implements SmartLifecycle {
 
 	/**
 	 * Create a registry.
-	 * @param containerFactory creates the containers
+	 * @param containerFactory creates the containers of listeners that name no factory
 	 */
 	public DelayedJobListenerEndpointRegistry(DelayedJobListenerContainerFactory containerFactory) {
 		this.containerFactory = containerFactory;
 	}
 
 	/**
-	 * Register a listener, starting it at once if the registry runs.
+	 * Register a listener, run by a container of the default factory, starting it at once
+	 * if the registry runs.
 	 * @param endpoint the listener
 	 * @throws IllegalStateException if a listener with the same id exists
+	 * @throws IllegalArgumentException if the endpoint's method cannot be served
 	 */
 	public void register(DelayedJobListenerEndpoint endpoint) {
-		DelayedJobListenerContainer container = this.containerFactory.create(endpoint);
+		register(endpoint, this.containerFactory);
+	}
+
+	/**
+	 * Register a listener, run by a container of the given factory, starting it at once
+	 * if the registry runs.
+	 * @param endpoint the listener
+	 * @param containerFactory creates its container
+	 * @throws IllegalStateException if a listener with the same id exists
+	 * @throws IllegalArgumentException if the endpoint's method cannot be served
+	 */
+	public void register(DelayedJobListenerEndpoint endpoint, DelayedJobListenerContainerFactory containerFactory) {
+		DelayedJobListenerContainer container = containerFactory.create(endpoint);
 		synchronized (this.containers) {
 			if (this.containers.containsKey(endpoint.id())) {
-				throw new IllegalStateException(
-						"Another @DelayedJobListener already has the id '" + endpoint.id() + "'");
+				throw new IllegalStateException("Another listener already has the id '" + endpoint.id() + "'");
 			}
 			this.containers.put(endpoint.id(), container);
 		}
 		if (this.running && container.isAutoStartup()) {
 			container.start();
 		}
+	}
+
+	/**
+	 * Return the factory of the containers of listeners that name none.
+	 * @return the default factory
+	 */
+	public DelayedJobListenerContainerFactory getContainerFactory() {
+		return this.containerFactory;
 	}
 
 	/**

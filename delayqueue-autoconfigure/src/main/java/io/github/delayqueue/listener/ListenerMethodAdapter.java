@@ -65,6 +65,21 @@ final class ListenerMethodAdapter {
 	 * @throws IllegalArgumentException naming what is wrong with the method
 	 */
 	static ListenerMethodAdapter of(Object bean, Method method, JsonMapper jsonMapper) {
+		return of(bean, method, jsonMapper, null);
+	}
+
+	/**
+	 * Create an adapter that converts payloads to a given type rather than the one the
+	 * method declares: a lambda's method declares none.
+	 * @param bean the bean
+	 * @param method the method, as declared on the bean's class
+	 * @param jsonMapper converts payloads
+	 * @param givenPayloadType the payload type, or {@code null} for the method's
+	 * @return the adapter
+	 * @throws IllegalArgumentException naming what is wrong with the method
+	 */
+	static ListenerMethodAdapter of(Object bean, Method method, JsonMapper jsonMapper,
+			@Nullable Type givenPayloadType) {
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		AsyncReturn asyncReturn = AsyncReturn.of(method);
 		Type[] parameters = method.getGenericParameterTypes();
@@ -95,7 +110,10 @@ final class ListenerMethodAdapter {
 			target = (parameters[jobIndex] instanceof ParameterizedType parameterized)
 					? parameterized.getActualTypeArguments()[0] : Object.class;
 		}
-		if (target != null) {
+		if (givenPayloadType != null) {
+			target = givenPayloadType;
+		}
+		else if (target != null) {
 			// A method inherited from a generic class names a type variable
 			// (T), which the bean's own class binds (class OrderListener
 			// extends Listener<Order>).

@@ -1,6 +1,7 @@
 package io.github.delayqueue.scheduler;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.store.ReconnectBackoff;
@@ -13,6 +14,8 @@ import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * The container of a scheduler's subscription to the wake-up and claim channels. It
@@ -21,6 +24,12 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
  * pause until it succeeds or the container stops, and meanwhile the scheduler sweeps
  * every topic at least every {@code max-sleep}, as it does whenever messages may be
  * missed. Once subscribed, the client subscribes again by itself after a reconnect.
+ * <p>
+ * The container this extends retries a failed subscription by itself, on the thread that
+ * made it and holding the lock that a stop needs; the retry then waits for the stop to
+ * finish, and neither ever does. Here that recovery is off: the loop of this class
+ * retries, and a stop returns within {@link #STOP_TIMEOUT_MILLIS} whatever an attempt
+ * under way waits for.
  *
  * @author delayqueue contributors
  */
@@ -31,9 +40,15 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 	private static final Runnable NOTHING = () -> {
 	};
 
-	// Longest a stop waits for a subscription attempt under way to end: a bound, so that
-	// an attempt stuck connecting cannot hold up the application's shutdown.
-	private static final long STOP_WAIT_MILLIS = 2000;
+	/**
+	 * Longest a stop takes: an attempt stuck connecting or waiting for an answer cannot
+	 * hold up the application's shutdown.
+	 */
+	static final long STOP_TIMEOUT_MILLIS = 5000;
+
+	// How long a stop lets a subscription attempt under way end by itself before it
+	// interrupts the attempt.
+	private static final long ATTEMPT_GRACE_MILLIS = 2000;
 
 	private final WakeUpSubscriber subscriber;
 
@@ -48,6 +63,11 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 	private long generation;
 
 	private @Nullable Thread subscribing;
+
+	private @Nullable Thread stopping;
+
+	// Set while the container this extends handles a failed attempt on this thread.
+	private final ThreadLocal<Boolean> failingAttempt = new ThreadLocal<>();
 
 	/**
 	 * Create a container that subscribes a scheduler's subscriber to its channels.
@@ -69,6 +89,8 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 		// must not be the one that hands out the messages.
 		setSubscriptionExecutor(new SimpleAsyncTaskExecutor("delayqueue-wake-up-subscriber-"));
 		setMessageListeners(Map.of(subscriber, subscriber.channels()));
+		// The loop of this class retries a failed subscription (see the class comment).
+		setRecoveryBackoff(new FixedBackOff(0, 0));
 	}
 
 	/**
@@ -83,8 +105,10 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 			}
 			this.running = true;
 			long generation = ++this.generation;
-			Thread previous = this.subscribing;
-			Thread thread = new Thread(() -> subscribe(generation, previous), "delayqueue-wake-up-subscription");
+			Thread previousAttempt = this.subscribing;
+			Thread previousStop = this.stopping;
+			Thread thread = new Thread(() -> subscribe(generation, previousAttempt, previousStop),
+					"delayqueue-wake-up-subscription");
 			thread.setDaemon(true);
 			this.subscribing = thread;
 			thread.start();
@@ -98,7 +122,8 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 
 	/**
 	 * Stop subscribing, or unsubscribe, and run the callback: unlike the container this
-	 * extends, also when no subscription was made.
+	 * extends, also when no subscription was made, and within
+	 * {@link #STOP_TIMEOUT_MILLIS} whatever Redis does.
 	 * @param callback run once stopped
 	 */
 	@Override
@@ -110,15 +135,61 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 			this.monitor.notifyAll();
 			subscribing = this.subscribing;
 		}
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_TIMEOUT_MILLIS);
 		// An attempt under way may still complete a subscription after the stop below;
 		// let it see the stop and end first (it undoes what it made), then stop again.
-		awaitEnd(subscribing);
-		super.stop(NOTHING);
+		endAttempt(subscribing, deadline);
+		stopContainer(deadline);
 		// Redis confirms the unsubscription on a connection that the client may close
 		// before the confirmation arrives, and the scheduler, still sweeping while the
 		// listeners finish, would take the missing messages for a dead channel.
 		this.subscriber.subscriptionStopped();
 		callback.run();
+	}
+
+	// An attempt waiting for Redis (connecting, or for the answer to SUBSCRIBE) holds
+	// the lock the container's stop needs until the client gives up, which may take a
+	// minute: interrupted, it gives up at once.
+	private static void endAttempt(@Nullable Thread attempt, long deadline) {
+		if (attempt == null || attempt == Thread.currentThread()) {
+			return;
+		}
+		try {
+			attempt.join(Math.min(ATTEMPT_GRACE_MILLIS, millisUntil(deadline)));
+			if (attempt.isAlive()) {
+				attempt.interrupt();
+				attempt.join(millisUntil(deadline));
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	// On a thread of its own, so that nothing the container waits for can hold up the
+	// caller past the deadline; a later start waits for it.
+	private void stopContainer(long deadline) {
+		Thread thread = new Thread(() -> super.stop(NOTHING), "delayqueue-wake-up-stop");
+		thread.setDaemon(true);
+		synchronized (this.monitor) {
+			this.stopping = thread;
+		}
+		thread.start();
+		try {
+			thread.join(millisUntil(deadline));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (thread.isAlive()) {
+			logger.warn("The delay queue's wake-up subscription did not stop within " + STOP_TIMEOUT_MILLIS
+					+ " ms; it is closed in the background once Redis answers or the client gives up");
+		}
+	}
+
+	// At least a millisecond: Thread.join(0) would wait forever.
+	private static long millisUntil(long deadline) {
+		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
 	}
 
 	/**
@@ -128,6 +199,9 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 	 */
 	@Override
 	public boolean isRunning() {
+		if (this.failingAttempt.get() != null) {
+			return false;
+		}
 		synchronized (this.monitor) {
 			return this.running;
 		}
@@ -143,12 +217,36 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 		this.listenerExecutor.shutdown();
 	}
 
-	private void subscribe(long generation, @Nullable Thread previous) {
+	/**
+	 * Fail the attempt under way: neither retry it nor log, where the container this
+	 * extends would do both. It asks {@link #isRunning()} whether to, and is told no on
+	 * this thread while it handles the failure; the loop of this class retries and logs.
+	 * @param future the attempt's
+	 * @param backOffExecution the container's recovery, which is off
+	 * @param cause why the attempt failed
+	 */
+	@Override
+	protected void handleSubscriptionException(CompletableFuture<Void> future, BackOffExecution backOffExecution,
+			Throwable cause) {
+		this.failingAttempt.set(Boolean.TRUE);
 		try {
-			if (previous != null) {
-				// A subscription attempt of an earlier start may still be under way; it
-				// undoes itself once it sees the stop, which must not undo this one.
-				previous.join();
+			super.handleSubscriptionException(future, backOffExecution, cause);
+		}
+		finally {
+			this.failingAttempt.remove();
+		}
+	}
+
+	private void subscribe(long generation, @Nullable Thread previousAttempt, @Nullable Thread previousStop) {
+		try {
+			// A subscription attempt of an earlier start may still be under way; it
+			// undoes itself once it sees the stop, which must not undo this one. Nor
+			// may the earlier stop, still under way in the background.
+			if (previousAttempt != null) {
+				previousAttempt.join();
+			}
+			if (previousStop != null) {
+				previousStop.join();
 			}
 			int failures = 0;
 			while (isCurrent(generation)) {
@@ -203,18 +301,6 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 			}
 		}
 		return false;
-	}
-
-	private static void awaitEnd(@Nullable Thread thread) {
-		if (thread == null || thread == Thread.currentThread()) {
-			return;
-		}
-		try {
-			thread.join(STOP_WAIT_MILLIS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	private boolean isCurrent(long generation) {

@@ -59,6 +59,16 @@ public interface JobEventListener {
 	}
 
 	/**
+	 * A send or cancel deferred until its transaction committed failed after the commit,
+	 * when no caller could hear of it.
+	 * @param topic the topic
+	 * @param operation {@code send} or {@code cancel}
+	 * @param count how many jobs it concerned
+	 */
+	default void deferredOperationFailed(String topic, String operation, int count) {
+	}
+
+	/**
 	 * Deliveries' time to run elapsed without an acknowledgement.
 	 * @param topic the topic
 	 * @param count how many

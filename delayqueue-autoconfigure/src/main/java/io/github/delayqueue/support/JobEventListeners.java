@@ -40,6 +40,11 @@ public final class JobEventListeners implements JobEventListener {
 	}
 
 	@Override
+	public void deferredOperationFailed(String topic, String operation, int count) {
+		each((listener) -> listener.deferredOperationFailed(topic, operation, count));
+	}
+
+	@Override
 	public void jobStarted(String topic, Duration lateness) {
 		each((listener) -> listener.jobStarted(topic, lateness));
 	}

@@ -250,8 +250,8 @@ class DelayQueuePropertiesTests {
 				assertThat(failure.getProblems()).anySatisfy((problem) -> assertThat(problem)
 					.startsWith("Unknown property 'delayqueue.frobnicate'")
 					.contains(
-							"; delayqueue takes enabled, key-prefix, max-payload-size, command-timeout, scheduler.*, listener.*, "
-									+ "defaults.*, topics.*, http-callback.*"));
+							"; delayqueue takes enabled, key-prefix, max-payload-size, command-timeout, transaction-aware, "
+									+ "scheduler.*, listener.*, defaults.*, topics.*, http-callback.*"));
 				assertThat(failure.getMessage()).contains("(7 problems)");
 			});
 	}

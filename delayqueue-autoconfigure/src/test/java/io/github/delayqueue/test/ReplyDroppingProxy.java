@@ -28,6 +28,8 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 
 	private final AtomicBoolean dropNextReply = new AtomicBoolean();
 
+	private final AtomicBoolean swallowReplies = new AtomicBoolean();
+
 	private final AtomicInteger droppedReplies = new AtomicInteger();
 
 	private final AtomicInteger connections = new AtomicInteger();
@@ -65,6 +67,15 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 	 */
 	public void dropNextReplyAndDisconnect() {
 		this.dropNextReply.set(true);
+	}
+
+	/**
+	 * From now on pass every command on to Redis and no reply back, keeping every
+	 * connection open, as a server that hangs would; new connections are accepted and
+	 * never answered either.
+	 */
+	public void swallowReplies() {
+		this.swallowReplies.set(true);
 	}
 
 	public int droppedReplies() {
@@ -114,6 +125,9 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 				if (replies && this.dropNextReply.compareAndSet(true, false)) {
 					this.droppedReplies.incrementAndGet();
 					return;
+				}
+				if (replies && this.swallowReplies.get()) {
+					continue;
 				}
 				out.write(buffer, 0, read);
 				out.flush();

@@ -179,6 +179,17 @@ public class RecordingDelayQueueOperations implements DelayQueueOperations {
 	}
 
 	/**
+	 * Cancel a job sent here and not cancelled yet, at once, as {@link #cancel} does: a
+	 * recording knows no transaction to wait for.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 */
+	@Override
+	public void cancelAfterCommit(String topic, String jobId) {
+		cancel(topic, jobId);
+	}
+
+	/**
 	 * Give a job sent here and not cancelled yet a new due time.
 	 * @param topic the topic
 	 * @param jobId the job id

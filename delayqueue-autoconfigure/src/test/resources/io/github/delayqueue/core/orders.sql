@@ -1,0 +1,1 @@
+create table orders (id int primary key);
