@@ -526,6 +526,15 @@ public class DelayQueueProperties {
 		 */
 		private @Nullable Integer completedMaxCount;
 
+		/**
+		 * Most handlers of the topic running at once across every instance; each
+		 * listener's concurrency still bounds its own instance. Unset: no bound across
+		 * instances.
+		 */
+		private @Nullable Integer globalConcurrency;
+
+		private final RateLimit rateLimit = new RateLimit();
+
 		private final Retry retry = new Retry();
 
 		private final DeadLetter deadLetter = new DeadLetter();
@@ -537,6 +546,8 @@ public class DelayQueueProperties {
 			defaults.setPartitions(1);
 			defaults.setCompletedRetention(Duration.ZERO);
 			defaults.setCompletedMaxCount(10_000);
+			defaults.rateLimit.setPeriod(Duration.ofSeconds(1));
+			defaults.rateLimit.setPauseTopicOn429(false);
 			defaults.retry.setMaxAttempts(5);
 			defaults.retry.setNonRetryable(new ArrayList<>());
 			defaults.retry.backoff.setDelay(Duration.ofSeconds(1));
@@ -588,12 +599,74 @@ public class DelayQueueProperties {
 			this.completedMaxCount = completedMaxCount;
 		}
 
+		public @Nullable Integer getGlobalConcurrency() {
+			return this.globalConcurrency;
+		}
+
+		public void setGlobalConcurrency(@Nullable Integer globalConcurrency) {
+			this.globalConcurrency = globalConcurrency;
+		}
+
+		public RateLimit getRateLimit() {
+			return this.rateLimit;
+		}
+
 		public Retry getRetry() {
 			return this.retry;
 		}
 
 		public DeadLetter getDeadLetter() {
 			return this.deadLetter;
+		}
+
+	}
+
+	/**
+	 * A topic's rate limit across every instance, decided on the Redis clock.
+	 */
+	public static class RateLimit {
+
+		/**
+		 * Most handler starts in any window of one period, across every instance. Unset:
+		 * no rate limit.
+		 */
+		private @Nullable Integer limit;
+
+		/**
+		 * The window the limit counts starts in; any window of this length, wherever it
+		 * begins, holds at most the limit.
+		 */
+		private @Nullable Duration period;
+
+		/**
+		 * Whether a handler that throws RateLimitedException (a partner's 429 or 503 with
+		 * Retry-After) holds the whole topic back for its wait on every instance, rather
+		 * than its job alone.
+		 */
+		private @Nullable Boolean pauseTopicOn429;
+
+		public @Nullable Integer getLimit() {
+			return this.limit;
+		}
+
+		public void setLimit(@Nullable Integer limit) {
+			this.limit = limit;
+		}
+
+		public @Nullable Duration getPeriod() {
+			return this.period;
+		}
+
+		public void setPeriod(@Nullable Duration period) {
+			this.period = period;
+		}
+
+		public @Nullable Boolean getPauseTopicOn429() {
+			return this.pauseTopicOn429;
+		}
+
+		public void setPauseTopicOn429(@Nullable Boolean pauseTopicOn429) {
+			this.pauseTopicOn429 = pauseTopicOn429;
 		}
 
 	}

@@ -9,6 +9,7 @@ import java.util.function.Function;
 import io.github.delayqueue.autoconfigure.DelayQueueProperties.TopicProperties;
 import io.github.delayqueue.support.BackoffPolicy;
 import io.github.delayqueue.core.JobConstraints;
+import io.github.delayqueue.support.TopicLimits;
 import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.store.DelayQueueKeys;
@@ -125,7 +126,32 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 		return new TopicPolicy(ttr, concurrency, maxAttempts,
 				new BackoffPolicy(delay, multiplier, maxDelay, jitter, schedule), nonRetryable, retention,
 				Math.max(1, Math.min(partitions, DelayQueueKeys.MAX_PARTITIONS)),
-				new JobHistoryPolicy(completedRetention, completedMaxCount));
+				limits(prefix, topic, defaults, problems), new JobHistoryPolicy(completedRetention, completedMaxCount));
+	}
+
+	private static TopicLimits limits(String prefix, TopicProperties topic, TopicProperties defaults,
+			ConfigurationProblems problems) {
+		Integer limit = pickOptional(topic, defaults, (t) -> t.getRateLimit().getLimit());
+		Duration period = pick(topic, defaults, (t) -> t.getRateLimit().getPeriod());
+		boolean pauseOn429 = pick(topic, defaults, (t) -> t.getRateLimit().getPauseTopicOn429());
+		Integer globalConcurrency = pickOptional(topic, defaults, TopicProperties::getGlobalConcurrency);
+		if (limit != null) {
+			atLeast(problems, prefix + ".rate-limit.limit", limit, 1);
+		}
+		atLeastOneMillisecond(problems, prefix + ".rate-limit.period", period);
+		if (globalConcurrency != null) {
+			atLeast(problems, prefix + ".global-concurrency", globalConcurrency, 1);
+		}
+		return new TopicLimits((limit != null) ? Math.max(0, limit) : 0, period,
+				(globalConcurrency != null) ? Math.max(0, globalConcurrency) : 0, pauseOn429);
+	}
+
+	// For a property that may stay unset: null when neither the topic nor the defaults
+	// set it.
+	private static <T> @Nullable T pickOptional(TopicProperties topic, TopicProperties defaults,
+			Function<TopicProperties, @Nullable T> property) {
+		T value = property.apply(topic);
+		return (value != null) ? value : property.apply(defaults);
 	}
 
 	private static <T> T pick(TopicProperties topic, TopicProperties defaults,

@@ -16,6 +16,7 @@ import java.util.List;
 import javax.net.ssl.SSLContext;
 
 import io.github.delayqueue.core.NonRetryableJobException;
+import io.github.delayqueue.core.RateLimitedException;
 import io.github.delayqueue.core.RetryJobException;
 import org.jspecify.annotations.Nullable;
 
@@ -23,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  * Performs an {@link HttpCallback} and turns the outcome into the listener contract:
  * returns on 2xx; throws {@link HttpCallbackException} (retry on the backoff) or
  * {@link RetryJobException} (retry after {@code Retry-After}) on 408, 429, 5xx, timeouts
- * and connection errors; throws {@link NonRetryableJobException} on any other answer.
- * Redirects are never followed.
+ * and connection errors, {@link RateLimitedException} (again after {@code Retry-After},
+ * no attempt spent) for 429 and 503 with {@code Retry-After}; throws
+ * {@link NonRetryableJobException} on any other answer. Redirects are never followed.
  * <p>
  * The call connects only to the addresses it is given, those that
  * {@link HttpCallbackValidator#checkBeforeCall} checked, so that no second DNS lookup
@@ -133,6 +135,12 @@ public class HttpCallbackExecutor {
 		if (status == 408 || status == 429 || status >= 500) {
 			String message = failure + bodyStart(response);
 			Duration retryAfter = retryAfter(response);
+			if (retryAfter != null && (status == 429 || status == 503)) {
+				// The partner is up and asked for a pause: not a failure of the job, so
+				// it spends no attempt.
+				throw new RateLimitedException(message + " (Retry-After " + retryAfter + ")", retryAfter,
+						new HttpCallbackException(message, status, null));
+			}
 			if (retryAfter != null) {
 				throw new RetryJobException(message + " (Retry-After " + retryAfter + ")", retryAfter,
 						new HttpCallbackException(message, status, null));

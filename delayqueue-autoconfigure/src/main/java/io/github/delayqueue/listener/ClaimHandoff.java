@@ -182,6 +182,20 @@ final class ClaimHandoff implements ReadyJobWaiter.Handoff {
 	}
 
 	/**
+	 * End every waiter's {@link #pause(Duration)} now, so that it looks at its queues
+	 * again: one of them may be claimed from sooner than it was told.
+	 */
+	void wake() {
+		this.lock.lock();
+		try {
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
 	 * An id a waiter moved into its queue's claiming list.
 	 *
 	 * @param queue the queue

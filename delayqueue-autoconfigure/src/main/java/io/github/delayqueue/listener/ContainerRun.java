@@ -59,6 +59,9 @@ final class ContainerRun {
 
 	private final ReadyJobClaimer claimer;
 
+	// Whether a topic has limits across instances: its jobs are then never claimed ahead.
+	private final boolean limited;
+
 	private final ThreadPoolExecutor workers;
 
 	private final AsyncCompletions completions;
@@ -94,7 +97,11 @@ final class ContainerRun {
 		// must stay up while nothing is ready, as it does once a handler ran. Closing the
 		// context (the shutdown hook does) ends it.
 		this.poller.setDaemon(false);
-		this.claimer = new ReadyJobClaimer(container, this.handoff, this.pauses, () -> this.interruptingHandlers);
+		TopicLimitGate limits = new TopicLimitGate(claims.limiter(), container.factory().policies()::forTopic,
+				this.pauses, this.handoff::wake);
+		this.limited = limits.anyLimited(container.getTopics());
+		this.claimer = new ReadyJobClaimer(container, this.handoff, this.pauses, limits,
+				() -> this.interruptingHandlers);
 		this.waiters.watch(this.claimer.queues());
 	}
 
@@ -262,10 +269,12 @@ final class ContainerRun {
 	 * work per worker, by the recent average run time: the next jobs are then already
 	 * here when a worker frees, instead of one claim round trip away. For quick handlers
 	 * that round trip, not the handler, bounds the drain rate; slow handlers get nothing
-	 * ahead, so that claimed jobs never wait long with their time to run elapsing.
+	 * ahead, so that claimed jobs never wait long with their time to run elapsing. Jobs
+	 * of topics with limits across instances are never claimed ahead: they would start
+	 * later than their limits admitted them, and hold a global permit while they wait.
 	 */
 	private void adjustClaimAhead() {
-		this.permits.claimAhead(this.container.runTimes().jobsPerClaimAheadWindow());
+		this.permits.claimAhead(this.limited ? 0 : this.container.runTimes().jobsPerClaimAheadWindow());
 	}
 
 	/**
@@ -391,6 +400,7 @@ final class ContainerRun {
 
 		private void finish(AtomicInteger activeJobs) {
 			activeJobs.decrementAndGet();
+			this.execution.releasePermit();
 			ContainerRun.this.permits.release();
 		}
 

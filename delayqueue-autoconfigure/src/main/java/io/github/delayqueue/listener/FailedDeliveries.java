@@ -8,6 +8,7 @@ import io.github.delayqueue.core.DeadJob;
 import io.github.delayqueue.core.DelayedJobErrorHandler;
 import io.github.delayqueue.core.FailureAction;
 import io.github.delayqueue.core.JobFailure;
+import io.github.delayqueue.core.RateLimitedException;
 import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.store.JobRecord;
@@ -19,7 +20,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Settles the deliveries of one listener whose handler failed: asks its
+ * Settles the deliveries of one listener whose handler failed: postpones those that
+ * report a partner's rate limit ({@link PostponedDeliveries}), asks its
  * {@link DelayedJobErrorHandler}, if it has one, or else decides as the topic's retry
  * configuration does ({@link FailureDecision}), then retries, buries or acknowledges the
  * job, and tells the {@link DeadJobNotifier} of each job it buried.
@@ -52,6 +54,8 @@ final class FailedDeliveries {
 
 	private final DeadJobNotifier deadJobs;
 
+	private final PostponedDeliveries postponed;
+
 	FailedDeliveries(JobClaims claims, JobEventListener events, DueTimeListener dueTimeListener,
 			BatchingAcknowledger acknowledger, @Nullable DelayedJobErrorHandler errorHandler,
 			DeadJobNotifier deadJobs) {
@@ -61,6 +65,7 @@ final class FailedDeliveries {
 		this.acknowledger = acknowledger;
 		this.errorHandler = errorHandler;
 		this.deadJobs = deadJobs;
+		this.postponed = new PostponedDeliveries(claims, events, dueTimeListener);
 	}
 
 	/**
@@ -79,6 +84,10 @@ final class FailedDeliveries {
 	 */
 	@Nullable String settle(ClaimedJob job, JobRecord record, TopicPolicy policy, Duration ttr, Throwable failure,
 			Duration runTime, long deadline, long redisNow) {
+		RateLimitedException rateLimited = PostponedDeliveries.rateLimited(failure);
+		if (rateLimited != null) {
+			return this.postponed.postpone(job, policy, rateLimited, failure, deadline);
+		}
 		this.events.jobFailed(job.topic(), runTime, failure);
 		FailureDecision configured = FailureDecision.decide(policy, record.maxAttempts(), job.attempt(), failure);
 		FailureAction action = ask(job, record, configured.maxAttempts(), failure);

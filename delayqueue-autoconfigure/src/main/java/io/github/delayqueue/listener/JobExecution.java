@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import io.github.delayqueue.core.DeadJob;
@@ -64,6 +65,11 @@ final class JobExecution implements DelayedJob.Lease {
 
 	private final HandlerObservations observations;
 
+	// Gives back the delivery's global concurrency permit, if it holds one; taken once.
+	private final AtomicReference<@Nullable Runnable> permit = new AtomicReference<>();
+
+	private volatile @Nullable String permitMember;
+
 	/**
 	 * The delivery's time-to-run deadline in epoch ms by the Redis clock: the claim's,
 	 * then the latest extension's. A settlement carries it, which tells one sent again
@@ -100,6 +106,35 @@ final class JobExecution implements DelayedJob.Lease {
 
 	ClaimedJob job() {
 		return this.job;
+	}
+
+	/**
+	 * The delivery holds a global concurrency permit of its topic, to give back once it
+	 * is settled or handed back, and to keep as long as an extended time to run.
+	 * @param member the name the permit is held under
+	 * @param release gives the permit back
+	 */
+	void holdsPermit(String member, Runnable release) {
+		this.permitMember = member;
+		this.permit.set(release);
+	}
+
+	/**
+	 * Give back the delivery's global concurrency permit, if it holds one and has not
+	 * given it back yet. Should Redis be unreachable, the permit is free again when the
+	 * delivery's time to run ends.
+	 */
+	void releasePermit() {
+		Runnable release = this.permit.getAndSet(null);
+		if (release != null) {
+			try {
+				release.run();
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not give back the permit of job '" + this.job.id() + "' of topic '"
+						+ this.job.topic() + "'; it is free again when the delivery's time to run ends", ex);
+			}
+		}
 	}
 
 	/**
@@ -206,6 +241,17 @@ final class JobExecution implements DelayedJob.Lease {
 				this.deadline = extended;
 			}
 		}
+		String member = this.permitMember;
+		if (member != null && this.permit.get() != null) {
+			try {
+				this.claims.limiter().extend(this.job.topic(), member, extended);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Job '" + this.job.id() + "' of topic '" + this.job.topic() + "': its global concurrency"
+						+ " permit could not be kept for the extended time to run; it is free again at the old one",
+						ex);
+			}
+		}
 		return true;
 	}
 
@@ -272,6 +318,7 @@ final class JobExecution implements DelayedJob.Lease {
 			logger.warn("Could not hand back job '" + this.job.id() + "' of topic '" + this.job.topic()
 					+ "'; it will be delivered again when its time to run elapses", ex);
 		}
+		releasePermit();
 	}
 
 	/**

@@ -39,6 +39,8 @@ final class ReadyJobClaimer {
 
 	private final BooleanSupplier interruptingHandlers;
 
+	private final TopicLimitGate limits;
+
 	/**
 	 * Every queue of each topic, in the topics' priority order; the queues this instance
 	 * writes to until the claim loop has read the others from Redis.
@@ -52,8 +54,9 @@ final class ReadyJobClaimer {
 	private @Nullable ClaimCall unanswered;
 
 	ReadyJobClaimer(DelayedJobListenerContainer container, ClaimHandoff handoff, TopicPauses pauses,
-			BooleanSupplier interruptingHandlers) {
+			TopicLimitGate limits, BooleanSupplier interruptingHandlers) {
 		this.container = container;
+		this.limits = limits;
 		this.handoff = handoff;
 		this.pauses = pauses;
 		this.interruptingHandlers = interruptingHandlers;
@@ -109,7 +112,7 @@ final class ReadyJobClaimer {
 			return;
 		}
 		try {
-			claim(lost).forEach(JobExecution::handBack);
+			claimUnadmitted(lost).forEach(JobExecution::handBack);
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Could not send claim call " + lost.token() + " again; its jobs, if it claimed any, are"
@@ -168,12 +171,17 @@ final class ReadyJobClaimer {
 		return claim(this.container.factory().claims().newClaim(queue, movedId, count, this.container.ttr(queue)));
 	}
 
+	// The jobs of a claim that its topic's limits admit, see TopicLimitGate.
+	private List<JobExecution> claim(ClaimCall call) {
+		return this.limits.admit(claimUnadmitted(call));
+	}
+
 	/**
 	 * Send a claim call, and keep it as unanswered until its reply is in. A call sent
 	 * again after its reply was lost may bring jobs that Redis claimed before a pause, so
 	 * its reply does not tell that the queue is not paused.
 	 */
-	private List<JobExecution> claim(ClaimCall call) {
+	private List<JobExecution> claimUnadmitted(ClaimCall call) {
 		boolean again = (call == this.unanswered);
 		this.unanswered = call;
 		long sentAt = System.nanoTime();

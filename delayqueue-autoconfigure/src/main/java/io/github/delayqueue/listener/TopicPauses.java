@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
+import io.github.delayqueue.store.DelayQueueKeys;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -23,6 +24,10 @@ import org.apache.commons.logging.LogFactory;
  * is read first, and a job of a paused queue is not started. So no job starts later than
  * that window after a pause returned, on any instance, and a container that claims
  * steadily, as it does while it drains a backlog, never reads the mark on its own.
+ * <p>
+ * A topic's limits across instances hold it back too (see {@link TopicLimitGate}): for
+ * exactly as long as they say no more of its jobs may start. Such a hold keeps the
+ * container from claiming, but never stops a job that was admitted from starting.
  *
  * @author delayqueue contributors
  */
@@ -44,6 +49,9 @@ final class TopicPauses {
 	private final Map<String, Long> skipUntil = new ConcurrentHashMap<>();
 
 	private final Map<String, Long> seenUnpaused = new ConcurrentHashMap<>();
+
+	// By topic, not queue: a topic's limits hold for all its partitions.
+	private final Map<String, Long> heldUntil = new ConcurrentHashMap<>();
 
 	private final LongSupplier nanoClock;
 
@@ -77,21 +85,46 @@ final class TopicPauses {
 	}
 
 	/**
-	 * Return how long a queue is still to be left alone.
+	 * A topic's limits admit no more of its jobs for a while: leave all its queues alone
+	 * until then. A shorter hold never cuts a longer one short.
+	 * @param topic the topic
+	 * @param duration how long
+	 */
+	void holdBack(String topic, Duration duration) {
+		long until = this.nanoClock.getAsLong() + duration.toNanos();
+		this.heldUntil.merge(topic, until, (a, b) -> (a - b < 0) ? b : a);
+	}
+
+	/**
+	 * A topic's limits admit its jobs again (a permit came back): end its hold now.
+	 * @param topic the topic
+	 */
+	void endHold(String topic) {
+		this.heldUntil.remove(topic);
+	}
+
+	/**
+	 * Return how long a queue is still to be left alone, paused or held back.
 	 * @param queue the queue
 	 * @return the time left, zero when the queue may be claimed from
 	 */
 	Duration remaining(String queue) {
-		Long until = this.skipUntil.get(queue);
+		long paused = left(this.skipUntil, queue);
+		long held = this.heldUntil.isEmpty() ? 0 : left(this.heldUntil, DelayQueueKeys.topicOf(queue));
+		return Duration.ofNanos(Math.max(paused, held));
+	}
+
+	private long left(Map<String, Long> untils, String key) {
+		Long until = untils.get(key);
 		if (until == null) {
-			return Duration.ZERO;
+			return 0;
 		}
 		long left = until - this.nanoClock.getAsLong();
 		if (left <= 0) {
-			this.skipUntil.remove(queue, until);
-			return Duration.ZERO;
+			untils.remove(key, until);
+			return 0;
 		}
-		return Duration.ofNanos(left);
+		return left;
 	}
 
 	/**
@@ -112,7 +145,7 @@ final class TopicPauses {
 	 * @return {@code false} if the queue is paused
 	 */
 	boolean allowsStart(String queue) {
-		if (skips(queue)) {
+		if (left(this.skipUntil, queue) > 0) {
 			return false;
 		}
 		long now = this.nanoClock.getAsLong();

@@ -64,6 +64,14 @@ public enum DelayQueueScript {
 	REVIVE_PARTITION("revive-partition"),
 	/** A revived partition loses its retirement mark. */
 	UNRETIRE_PARTITION("unretire-partition"),
+	/** Claimed deliveries of a topic with limits are admitted under them, or not. */
+	ACQUIRE_PERMITS("acquire-permits"),
+	/** Deliveries give back their global concurrency permits. */
+	RELEASE_PERMITS("release-permits"),
+	/** A whole topic is held back for a while, on every instance. */
+	HOLD_TOPIC("hold-topic"),
+	/** A delivery whose time to run was extended keeps its global permit as long. */
+	EXTEND_PERMIT("extend-permit"),
 	/** DELAYED due times and RUNNING deadlines moved earlier, for tests only. */
 	SHIFT_DUE("shift-due"),
 	/** Reads what a queue still has to do now, for tests only. */

@@ -52,6 +52,8 @@ public final class JobClaims {
 
 	private volatile JobHistory history = JobHistory.OFF;
 
+	private final TopicLimiter limiter;
+
 	/**
 	 * Create the consumer side of the store.
 	 * @param scripts runs the scripts
@@ -61,6 +63,15 @@ public final class JobClaims {
 		this.scripts = scripts;
 		this.keys = keys;
 		this.partitions = new PartitionRegistry(scripts, keys);
+		this.limiter = new TopicLimiter(scripts, keys);
+	}
+
+	/**
+	 * Return the limits of topics across instances, for claims of topics that have some.
+	 * @return the limiter
+	 */
+	public TopicLimiter limiter() {
+		return this.limiter;
 	}
 
 	/**
@@ -254,11 +265,30 @@ public final class JobClaims {
 	 * @return the new due time in epoch ms, or -1 if the delivery had expired (fenced)
 	 */
 	public long retry(ClaimedJob job, Duration delay, String error, long deadline) {
+		return retry(job, delay, error, deadline, false);
+	}
+
+	/**
+	 * Have a delivery's job run again after a wait, its attempt given back: it was
+	 * refused for a while (a partner's rate limit), it did not fail. Fenced and safe to
+	 * send again as {@link #retry(ClaimedJob, Duration, String, long)} is.
+	 * @param job the delivery
+	 * @param wait the wait before the job runs again
+	 * @param reason why, kept as the last error
+	 * @param deadline the delivery's time-to-run deadline in epoch ms by the Redis clock,
+	 * or -1 if unknown
+	 * @return the new due time in epoch ms, or -1 if the delivery had expired (fenced)
+	 */
+	public long postpone(ClaimedJob job, Duration wait, String reason, long deadline) {
+		return retry(job, wait, reason, deadline, true);
+	}
+
+	private long retry(ClaimedJob job, Duration delay, String error, long deadline, boolean uncounted) {
 		TopicKeys k = this.keys.topic(job.queue());
 		List<Object> reply = this.scripts.run(DelayQueueScript.RETRY,
 				List.of(k.running(), k.delayed(), k.ready(), k.jobs(), k.attempts(), k.errors(), k.successors()),
 				job.id(), String.valueOf(job.attempt()), String.valueOf(delay.toMillis()), error,
-				this.keys.wakeChannel(), job.queue(), String.valueOf(deadline));
+				this.keys.wakeChannel(), job.queue(), String.valueOf(deadline), uncounted ? "1" : "0");
 		return (ScriptRunner.asLong(reply.get(0)) == 1) ? ScriptRunner.asLong(reply.get(1)) : -1;
 	}
 

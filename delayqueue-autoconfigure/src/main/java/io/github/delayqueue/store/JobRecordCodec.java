@@ -91,4 +91,26 @@ public final class JobRecordCodec {
 		}
 	}
 
+	/**
+	 * Read only the time to run a stored record sets for its job, without decoding the
+	 * rest.
+	 * @param record the record
+	 * @return the job's own time to run, or {@code null} if it has none or the record is
+	 * not in this format
+	 */
+	public static @Nullable Duration ttrOf(String record) {
+		int first = record.indexOf('|');
+		int second = (first < 0) ? -1 : record.indexOf('|', first + 1);
+		int third = (second < 0) ? -1 : record.indexOf('|', second + 1);
+		if (third <= second + 1) {
+			return null;
+		}
+		try {
+			return Duration.ofMillis(Long.parseLong(record, second + 1, third, 10));
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
 }

@@ -116,6 +116,37 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 		return base() + "claim-receipt:" + claimant;
 	}
 
+	/**
+	 * Return the log of a topic's recent handler starts under its rate limit: a sorted
+	 * set of one member per start, scored by the start's time in epoch ms by the Redis
+	 * clock. One per topic, under the keys of its first queue.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String startLog() {
+		return base() + "starts";
+	}
+
+	/**
+	 * Return a topic's global concurrency permits: a sorted set of one member per
+	 * delivery that holds one, scored by the delivery's time-to-run deadline in epoch ms
+	 * by the Redis clock, after which the permit is free again. One per topic, under the
+	 * keys of its first queue.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String permits() {
+		return base() + "permits";
+	}
+
+	/**
+	 * Return the key whose presence holds a whole topic back for a while (a partner asked
+	 * to wait): no delivery of it is admitted until the key expires. One per topic, under
+	 * the keys of its first queue.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String held() {
+		return base() + "held";
+	}
+
 	// The hash tag and separator every key of the topic starts with.
 	private String base() {
 		return this.jobs.substring(0, this.jobs.length() - "jobs".length());

@@ -18,11 +18,13 @@ import io.github.delayqueue.store.JobHistoryPolicy;
  * @param deadRetention how long dead jobs are kept
  * @param partitions how many queues, each with its own Redis hash tag, the topic's jobs
  * are spread over: 1 to 1024
+ * @param limits the topic's rate limit and global concurrency across every instance
  * @param history what the topic keeps of its jobs' past
  * @author delayqueue contributors
  */
 public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff,
-		List<String> nonRetryable, Duration deadRetention, int partitions, JobHistoryPolicy history) {
+		List<String> nonRetryable, Duration deadRetention, int partitions, TopicLimits limits,
+		JobHistoryPolicy history) {
 
 	/**
 	 * Create a topic policy, keeping an unmodifiable copy of the non-retryable exception
@@ -30,6 +32,23 @@ public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, Backof
 	 */
 	public TopicPolicy {
 		nonRetryable = List.copyOf(nonRetryable);
+	}
+
+	/**
+	 * Create the policy of a topic without limits across instances that keeps nothing of
+	 * its jobs' past.
+	 * @param ttr how long a delivery may run before it is delivered again
+	 * @param concurrency how many jobs a listener runs at once
+	 * @param maxAttempts deliveries in all, the first one included
+	 * @param backoff the wait between attempts
+	 * @param nonRetryable exception class names that make a job dead at once
+	 * @param deadRetention how long dead jobs are kept
+	 * @param partitions how many queues the topic's jobs are spread over
+	 */
+	public TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff, List<String> nonRetryable,
+			Duration deadRetention, int partitions) {
+		this(ttr, concurrency, maxAttempts, backoff, nonRetryable, deadRetention, partitions, TopicLimits.NONE,
+				JobHistoryPolicy.OFF);
 	}
 
 	/**
@@ -41,10 +60,12 @@ public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, Backof
 	 * @param nonRetryable exception class names that make a job dead at once
 	 * @param deadRetention how long dead jobs are kept
 	 * @param partitions how many queues the topic's jobs are spread over
+	 * @param limits the topic's rate limit and global concurrency across every instance
 	 */
 	public TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff, List<String> nonRetryable,
-			Duration deadRetention, int partitions) {
-		this(ttr, concurrency, maxAttempts, backoff, nonRetryable, deadRetention, partitions, JobHistoryPolicy.OFF);
+			Duration deadRetention, int partitions, TopicLimits limits) {
+		this(ttr, concurrency, maxAttempts, backoff, nonRetryable, deadRetention, partitions, limits,
+				JobHistoryPolicy.OFF);
 	}
 
 	/**
@@ -58,7 +79,7 @@ public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, Backof
 	 */
 	public TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff, List<String> nonRetryable,
 			Duration deadRetention) {
-		this(ttr, concurrency, maxAttempts, backoff, nonRetryable, deadRetention, 1);
+		this(ttr, concurrency, maxAttempts, backoff, nonRetryable, deadRetention, 1, TopicLimits.NONE);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.support.TopicPolicies;
+import io.github.delayqueue.support.TopicLimits;
 import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.listener.DelayedJobListenerContainerFactory;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
@@ -137,6 +138,22 @@ class DelayQueuePropertiesTests {
 				assertThat(other.concurrency()).isEqualTo(1);
 				assertThat(context.getBean(DelayQueueProperties.class).getTopics()).containsOnlyKeys("orders.timeout",
 						"webhook", "a.b.c");
+			});
+	}
+
+	@Test
+	void bindsLimitsAcrossInstancesPerTopic() {
+		this.runner
+			.withPropertyValues("delayqueue.topics.partner.calls.rate-limit.limit=50",
+					"delayqueue.topics.partner.calls.rate-limit.period=2s",
+					"delayqueue.topics.partner.calls.rate-limit.pause-topic-on-429=true",
+					"delayqueue.topics.partner.calls.global-concurrency=4")
+			.run((context) -> {
+				TopicPolicies policies = context.getBean(TopicPolicies.class);
+				assertThat(policies.forTopic("partner.calls").limits())
+					.isEqualTo(new TopicLimits(50, Duration.ofSeconds(2), 4, true));
+				assertThat(policies.forTopic("other").limits()).isEqualTo(TopicLimits.NONE);
+				assertThat(policies.forTopic("other").limits().any()).isFalse();
 			});
 	}
 
@@ -432,7 +449,12 @@ class DelayQueuePropertiesTests {
 				new String[] { "delayqueue.scheduler.idle-max-sleep=0s", "delayqueue.scheduler.idle-max-sleep" },
 				new String[] { "delayqueue.max-payload-size=0", "delayqueue.max-payload-size" },
 				new String[] { "delayqueue.listener.shutdown-timeout=-1s", "delayqueue.listener.shutdown-timeout" },
-				new String[] { "delayqueue.http-callback.topic=no spaces", "delayqueue.http-callback.topic" });
+				new String[] { "delayqueue.http-callback.topic=no spaces", "delayqueue.http-callback.topic" },
+				new String[] { "delayqueue.topics.partner.rate-limit.limit=0",
+						"delayqueue.topics.partner.rate-limit.limit" },
+				new String[] { "delayqueue.topics.partner.rate-limit.period=0s",
+						"delayqueue.topics.partner.rate-limit.period" },
+				new String[] { "delayqueue.defaults.global-concurrency=0", "delayqueue.defaults.global-concurrency" });
 		for (String[] entry : invalid) {
 			this.runner.withPropertyValues(entry[0]).run((context) -> {
 				assertThat(context).hasFailed();

@@ -13,6 +13,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 
 import io.github.delayqueue.core.NonRetryableJobException;
+import io.github.delayqueue.core.RateLimitedException;
 import io.github.delayqueue.core.RetryJobException;
 import io.github.delayqueue.test.HttpTestServer;
 import io.github.delayqueue.test.HttpTestServer.Request;
@@ -126,6 +127,25 @@ class HttpCallbackExecutorTests {
 				assertThat(ex.getMessage()).startsWith("HTTP 503 from GET " + this.server.url("/busy") + ": busy");
 				assertThat(ex.getCause()).isInstanceOf(HttpCallbackException.class);
 			});
+	}
+
+	@Test
+	void reports429And503WithRetryAfterAsRateLimitedSoThatNoAttemptIsSpent() {
+		this.server.respond("/limited", Response.status(429).header("Retry-After", "7"));
+		this.server.respond("/unavailable", Response.status(503).header("Retry-After", "3"));
+		this.server.respond("/broken", Response.status(500).header("Retry-After", "5"));
+
+		assertThatExceptionOfType(RateLimitedException.class)
+			.isThrownBy(() -> execute(HttpCallback.get(this.server.url("/limited")).build()))
+			.satisfies((ex) -> assertThat(ex.getRetryAfter()).isEqualTo(Duration.ofSeconds(7)));
+		assertThatExceptionOfType(RateLimitedException.class)
+			.isThrownBy(() -> execute(HttpCallback.get(this.server.url("/unavailable")).build()))
+			.satisfies((ex) -> assertThat(ex.getRetryAfter()).isEqualTo(Duration.ofSeconds(3)));
+		// A failing partner that names a wait still spends the attempt.
+		assertThatExceptionOfType(RetryJobException.class)
+			.isThrownBy(() -> execute(HttpCallback.get(this.server.url("/broken")).build()))
+			.isNotInstanceOf(RateLimitedException.class)
+			.satisfies((ex) -> assertThat(ex.getRetryAfter()).isEqualTo(Duration.ofSeconds(5)));
 	}
 
 	@Test

@@ -11,7 +11,8 @@
 -- KEYS[1] running, KEYS[2] delayed, KEYS[3] ready, KEYS[4] jobs, KEYS[5] attempts, KEYS[6] errors,
 -- KEYS[7] successors
 -- ARGV[1] id, ARGV[2] attempt, ARGV[3] backoff ms, ARGV[4] error, ARGV[5] wake channel, ARGV[6] queue,
--- ARGV[7] the delivery's deadline ms as the claim set it (optional)
+-- ARGV[7] the delivery's deadline ms as the claim set it (optional), ARGV[8] '1' to give the
+-- delivery's attempt back (the job was refused for a while, it did not fail; optional)
 -- Returns {1, due ms} if scheduled (now or by the first run), {0, -1} if fenced
 local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) or redis.call('HGET', KEYS[5], id) ~= ARGV[2] then
@@ -42,6 +43,9 @@ if created then
   redis.call('HSET', KEYS[4], id, created .. '|' .. base36(due) .. '|' .. rest)
 end
 redis.call('HSET', KEYS[6], id, ARGV[4])
+if ARGV[8] == '1' and redis.call('HINCRBY', KEYS[5], id, -1) <= 0 then
+  redis.call('HDEL', KEYS[5], id)
+end
 if delay <= 0 then
   redis.call('LPUSH', KEYS[3], id)
   return {1, now}

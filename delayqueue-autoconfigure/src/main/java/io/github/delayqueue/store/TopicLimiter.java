@@ -1,0 +1,161 @@
+package io.github.delayqueue.store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Redis side of a topic's limits across instances: a rate limit on handler starts and
+ * a global concurrency, decided on the Redis clock by {@code acquire-permits.lua}, and a
+ * hold that keeps a whole topic back for a while. All of a topic's limit state lives
+ * under the keys of its first queue, in the topic's own hash tag, so that one script call
+ * decides for every partition of the topic, on a Redis Cluster as well. Topics without
+ * limits never come here.
+ *
+ * @author delayqueue contributors
+ */
+public final class TopicLimiter {
+
+	private final ScriptRunner scripts;
+
+	private final DelayQueueKeys keys;
+
+	TopicLimiter(ScriptRunner scripts, DelayQueueKeys keys) {
+		this.scripts = scripts;
+		this.keys = keys;
+	}
+
+	/**
+	 * Admit claimed deliveries of a topic under its limits, in order, as many as the
+	 * limits allow.
+	 * @param topic the topic
+	 * @param limits the topic's limits
+	 * @param deliveries the deliveries, each with its time to run
+	 * @return how many of the first deliveries are admitted, and how long until one more
+	 * may be
+	 */
+	public Admission admit(String topic, Limits limits, List<Delivery> deliveries) {
+		if (deliveries.isEmpty()) {
+			return new Admission(0, Duration.ZERO, -1);
+		}
+		TopicKeys k = this.keys.topic(topic);
+		List<String> args = new ArrayList<>(3 + 2 * deliveries.size());
+		args.add(String.valueOf(limits.rateLimit()));
+		args.add(String.valueOf(limits.period().toMillis()));
+		args.add(String.valueOf(limits.globalConcurrency()));
+		for (Delivery delivery : deliveries) {
+			args.add(delivery.member());
+			args.add(String.valueOf(delivery.ttr().toMillis()));
+		}
+		List<Object> reply = this.scripts.run(DelayQueueScript.ACQUIRE_PERMITS,
+				List.of(k.startLog(), k.permits(), k.held()), args.toArray(String[]::new));
+		long wait = ScriptRunner.asLong(reply.get(1));
+		return new Admission((int) ScriptRunner.asLong(reply.get(0)), (wait < 0) ? null : Duration.ofMillis(wait),
+				ScriptRunner.asLong(reply.get(2)));
+	}
+
+	/**
+	 * Give back the global concurrency permits of settled or handed-back deliveries.
+	 * @param topic the topic
+	 * @param members the deliveries' members, see {@link Delivery#member()}
+	 * @return how many permits were held and are given back
+	 */
+	public long release(String topic, List<String> members) {
+		if (members.isEmpty()) {
+			return 0;
+		}
+		return ScriptRunner.asLong(
+				this.scripts
+					.run(DelayQueueScript.RELEASE_PERMITS, List.of(this.keys.topic(topic).permits()),
+							members.toArray(String[]::new))
+					.get(0));
+	}
+
+	/**
+	 * Keep a delivery's global concurrency permit until its extended deadline.
+	 * @param topic the topic
+	 * @param member the delivery's member, see {@link Delivery#member()}
+	 * @param deadline the new deadline in epoch ms by the Redis clock
+	 * @return {@code false} if the permit is no longer held
+	 */
+	public boolean extend(String topic, String member, long deadline) {
+		return ScriptRunner.asLong(
+				this.scripts
+					.run(DelayQueueScript.EXTEND_PERMIT, List.of(this.keys.topic(topic).permits()), member,
+							String.valueOf(deadline))
+					.get(0)) == 1;
+	}
+
+	/**
+	 * Hold a whole topic back on every instance: no delivery of it is admitted for a
+	 * while. A shorter hold never cuts a longer one short.
+	 * @param topic the topic
+	 * @param duration how long
+	 * @return the hold's time left
+	 */
+	public Duration hold(String topic, Duration duration) {
+		long left = ScriptRunner.asLong(
+				this.scripts
+					.run(DelayQueueScript.HOLD_TOPIC, List.of(this.keys.topic(topic).held()),
+							String.valueOf(Math.max(1, duration.toMillis())))
+					.get(0));
+		return Duration.ofMillis(Math.max(0, left));
+	}
+
+	/**
+	 * The limits of one topic across every instance.
+	 *
+	 * @param rateLimit most handler starts in any window of one period, or 0 for no rate
+	 * limit
+	 * @param period the rate limit's window
+	 * @param globalConcurrency most deliveries running at once, or 0 for no bound
+	 */
+	public record Limits(int rateLimit, Duration period, int globalConcurrency) {
+
+	}
+
+	/**
+	 * A claimed delivery waiting for admission.
+	 *
+	 * @param id the job id
+	 * @param attempt the delivery's number
+	 * @param ttr its time to run, after which a permit it holds is free again
+	 */
+	public record Delivery(String id, int attempt, Duration ttr) {
+
+		/**
+		 * Return the name the delivery's permit is held under.
+		 * @return the job id and attempt
+		 */
+		public String member() {
+			return member(this.id, this.attempt);
+		}
+
+		/**
+		 * Return the name a delivery's permit is held under.
+		 * @param id the job id
+		 * @param attempt the delivery's number
+		 * @return the job id and attempt
+		 */
+		public static String member(String id, int attempt) {
+			return id + ":" + attempt;
+		}
+
+	}
+
+	/**
+	 * The outcome of an admission.
+	 *
+	 * @param admitted how many of the first deliveries are admitted
+	 * @param retryAfter when fewer than all were: how long until the limits may admit one
+	 * more, or {@code null} if only a permit given back can (global concurrency)
+	 * @param redisNow the Redis clock when the deliveries were admitted, in epoch ms: the
+	 * start the rate limit counted them at
+	 */
+	public record Admission(int admitted, @Nullable Duration retryAfter, long redisNow) {
+
+	}
+
+}

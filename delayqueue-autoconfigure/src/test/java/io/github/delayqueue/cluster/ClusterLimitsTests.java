@@ -1,0 +1,106 @@
+package io.github.delayqueue.cluster;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.delayqueue.annotation.DelayedJobListener;
+import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.test.ClusterExtension;
+import io.github.delayqueue.test.DelayQueueContextRunner;
+import io.github.delayqueue.test.RedisTestCluster;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A topic's limits across two instances on a Redis Cluster, the topic spread over six
+ * partitions in as many slots: one rate limit and one global concurrency for all of them.
+ */
+@ExtendWith(ClusterExtension.class)
+class ClusterLimitsTests {
+
+	// Handlers of both instances, which share this JVM.
+	static final AtomicInteger running = new AtomicInteger();
+
+	static final AtomicInteger mostAtOnce = new AtomicInteger();
+
+	static final List<Long> starts = Collections.synchronizedList(new ArrayList<>());
+
+	static final Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+
+	private ApplicationContextRunner runner;
+
+	@BeforeEach
+	void setUp(RedisTestCluster cluster) {
+		cluster.flushAll();
+		running.set(0);
+		mostAtOnce.set(0);
+		starts.clear();
+		deliveries.clear();
+		this.runner = DelayQueueContextRunner.create(cluster)
+			.withUserConfiguration(LimitedListener.class)
+			.withPropertyValues("delayqueue.topics.cluster.limited.partitions=6",
+					"delayqueue.topics.cluster.limited.rate-limit.limit=20",
+					"delayqueue.topics.cluster.limited.rate-limit.period=1s",
+					"delayqueue.topics.cluster.limited.global-concurrency=3");
+	}
+
+	@Test
+	void oneRateLimitAndOneGlobalConcurrencyHoldForEveryPartitionOnTheCluster(RedisTestCluster cluster) {
+		this.runner.run((first) -> this.runner.run((second) -> {
+			List<JobRequest> batch = new ArrayList<>();
+			for (int i = 0; i < 50; i++) {
+				batch.add(JobRequest.builder("cluster.limited", "call-" + i).build());
+			}
+			first.getBean(DelayQueueOperations.class).sendAll(batch);
+			for (RedisTestServer master : cluster.masters()) {
+				assertThat(master.command("KEYS", "{*cluster.limited*}:jobs")).as("master " + master.port())
+					.contains("cluster.limited");
+			}
+			await().atMost(Duration.ofSeconds(30)).until(() -> deliveries.size() == 50);
+			assertThat(deliveries.values()).allMatch((count) -> count.get() == 1);
+			List<Long> sorted = new ArrayList<>(starts);
+			Collections.sort(sorted);
+			// Twenty starts per second at most: fifty take two periods and a bit.
+			assertThat(sorted.get(sorted.size() - 1) - sorted.get(0)).isBetween(1900L, 3500L);
+			for (int i = 0; i + 20 < sorted.size(); i++) {
+				assertThat(sorted.get(i + 20) - sorted.get(i)).as("starts %d to %d span a period", i, i + 20)
+					.isGreaterThanOrEqualTo(900);
+			}
+			assertThat(mostAtOnce.get()).isEqualTo(3);
+		}));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LimitedListener {
+
+		@DelayedJobListener(topics = "cluster.limited", concurrency = "4")
+		void handle(String payload) throws InterruptedException {
+			starts.add(System.currentTimeMillis());
+			mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+			try {
+				// Work that takes a while, so that handlers overlap.
+				Thread.sleep(50);
+			}
+			finally {
+				running.decrementAndGet();
+				deliveries.computeIfAbsent(payload, (key) -> new AtomicInteger()).incrementAndGet();
+			}
+		}
+
+	}
+
+}
