@@ -1,5 +1,6 @@
-// One job: state, times, attempts, last error, headers and the payload as formatted JSON,
-// with the actions its state allows. Found in its topic, or in any topic by id alone.
+// One job: state, times (for a kept finished job also when and by which instance it
+// finished), attempts, last error, headers and the payload as formatted JSON, with the
+// actions its state allows. Found in its topic, or in any topic by id alone.
 import { api, segment, ApiError } from './api.js';
 import { el, replace, count, time, relative } from './dom.js';
 import { jobActions } from './actions.js';
@@ -34,6 +35,9 @@ export function jobView(topic, id, settings) {
 			el('dl', { class: 'facts-list' },
 				fact('State', el('a', { href: `${topicLink}?state=${state}`, class: `badge state ${state}`, id: 'job-state' }, state)),
 				job.diedAt ? fact('Died', time(job.diedAt), el('span', { class: 'muted' }, ` (${relative(job.diedAt, now)})`)) : null,
+				job.finishedAt ? fact(state === 'cancelled' ? 'Cancelled' : 'Completed', el('span', { id: 'job-finished' }, time(job.finishedAt)),
+					el('span', { class: 'muted' }, ` (${relative(job.finishedAt, now)})`)) : null,
+				job.finishedBy ? fact('By', el('span', { id: 'job-finished-by' }, job.finishedBy)) : null,
 				fact('Due', time(job.dueAt), el('span', { class: 'muted' }, ` (${relative(job.dueAt, now)})`)),
 				fact('Sent', time(job.createdAt), el('span', { class: 'muted' }, ` (${relative(job.createdAt, now)})`)),
 				fact('Attempts', count(job.attempts))),

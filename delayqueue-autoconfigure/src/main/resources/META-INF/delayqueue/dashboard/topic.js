@@ -1,12 +1,15 @@
 // A topic: its counts, pause, listeners and dead-job actions; tabs of its delayed, ready,
-// running and dead jobs, a page at a time (state, page and page size live in the URL);
-// and its own throughput chart.
+// running and dead jobs, and of the completed and cancelled ones its completed-retention
+// keeps, a page at a time (state, page and page size live in the URL); and its own
+// throughput chart.
 import { api, segment } from './api.js';
 import { el, replace, count, duration, time, relative, firstLine } from './dom.js';
 import { jobActions, deadActions, pauseAction } from './actions.js';
 import { throughputChart } from './throughput.js';
 
-const STATES = ['delayed', 'ready', 'running', 'dead'];
+const STATES = ['delayed', 'ready', 'running', 'dead', 'completed', 'cancelled'];
+// Kept finished jobs: counted by their page, not by the topic's counts.
+const KEPT = ['completed', 'cancelled'];
 const PAGE_SIZES = [20, 50, 100, 500];
 const DEFAULT_SIZE = 50;
 
@@ -34,7 +37,7 @@ export function topicView(topic, params, settings) {
 	const table = el('table', { id: 'jobs', 'data-state': state },
 		el('thead', {}, el('tr', {},
 			el('th', { scope: 'col' }, 'Id'),
-			el('th', { scope: 'col' }, state === 'dead' ? 'Died' : 'Due'),
+			el('th', { scope: 'col' }, state === 'dead' ? 'Died' : KEPT.includes(state) ? 'Finished' : 'Due'),
 			el('th', { scope: 'col' }, 'Sent'),
 			el('th', { scope: 'col', class: 'count' }, 'Attempts'),
 			el('th', { scope: 'col' }, 'Last error'),
@@ -47,11 +50,12 @@ export function topicView(topic, params, settings) {
 		chart ? chart.element : null);
 	let toolbarKey = null;
 
-	function renderTabs(row) {
+	function renderTabs(row, kept) {
+		const tabCount = (candidate) => (KEPT.includes(candidate) ? (candidate === state ? kept : null) : row[candidate]);
 		replace(tabs, STATES.map((candidate) => el('a', {
 			href: link(topic, candidate, 1, size), class: 'tab', 'data-tab': candidate,
 			'aria-current': candidate === state ? 'page' : null,
-		}, candidate, el('span', { class: 'tab-count' }, count(row[candidate])))));
+		}, candidate, tabCount(candidate) === null ? null : el('span', { class: 'tab-count' }, count(tabCount(candidate))))));
 	}
 
 	// Rebuilt only when what it shows changes, so a question being asked survives a refresh.
@@ -77,9 +81,10 @@ export function topicView(topic, params, settings) {
 
 	function jobRow(job, now) {
 		const detail = `#/topics/${segment(topic)}/jobs/${segment(job.id)}`;
+		const when = job.finishedAt || job.diedAt || job.dueAt;
 		return el('tr', { 'data-job': job.id },
 			el('td', { class: 'id' }, el('a', { href: detail }, job.id)),
-			el('td', { title: time(job.diedAt || job.dueAt) }, relative(job.diedAt || job.dueAt, now)),
+			el('td', { title: time(when) }, relative(when, now)),
 			el('td', { title: time(job.createdAt) }, relative(job.createdAt, now)),
 			el('td', { class: 'count' }, count(job.attempts)),
 			el('td', { class: 'error', title: job.lastError || '' }, firstLine(job.lastError)),
@@ -109,11 +114,14 @@ export function topicView(topic, params, settings) {
 		const now = Date.now();
 		renderFacts(row);
 		renderToolbar(row);
-		renderTabs(row);
+		const kept = KEPT.includes(state) ? jobs.kept : null;
+		renderTabs(row, kept);
 		replace(rows, jobs.jobs.map((job) => jobRow(job, now)));
 		empty.hidden = jobs.jobs.length > 0;
-		empty.textContent = offset > 0 ? 'No jobs on this page.' : `No ${state} jobs.`;
-		renderPager(row[state], jobs.jobs.length);
+		empty.textContent = offset > 0 ? 'No jobs on this page.'
+			: KEPT.includes(state) ? `No ${state} jobs kept: delayqueue.topics.<topic>.completed-retention keeps them for a while.`
+				: `No ${state} jobs.`;
+		renderPager(kept === null ? row[state] : kept, jobs.jobs.length);
 	}
 
 	return { element, refresh, close: () => chart && chart.close() };

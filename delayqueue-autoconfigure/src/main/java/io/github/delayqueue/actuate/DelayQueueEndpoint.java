@@ -135,8 +135,9 @@ public class DelayQueueEndpoint {
 	 * caller.
 	 * @param securityContext who is asking
 	 * @param topic the topic
-	 * @param state {@code delayed}, {@code ready}, {@code running} or {@code dead} to
-	 * list jobs, or {@code null} for the counts
+	 * @param state {@code delayed}, {@code ready}, {@code running}, {@code dead},
+	 * {@code completed} or {@code cancelled} (those the topic's completed retention
+	 * keeps, the most recent first) to list jobs, or {@code null} for the counts
 	 * @param offset how many jobs to skip, 0 when {@code null}
 	 * @param count how many jobs to list at most, 50 when {@code null}
 	 * @return the counts and listeners, or the page of jobs
@@ -161,9 +162,8 @@ public class DelayQueueEndpoint {
 				return candidate;
 			}
 		}
-		throw new InvalidEndpointRequestException(
-				"Cannot list jobs of state '" + state + "'; use state=delayed, ready, running or dead",
-				"Unknown state");
+		throw new InvalidEndpointRequestException("Cannot list jobs of state '" + state
+				+ "'; use state=delayed, ready, running, dead, completed or cancelled", "Unknown state");
 	}
 
 	private boolean shows(SecurityContext securityContext) {
@@ -199,6 +199,7 @@ public class DelayQueueEndpoint {
 			case READY -> stats.ready();
 			case RUNNING -> stats.running();
 			case DEAD -> stats.dead();
+			case COMPLETED, CANCELLED -> this.admin.countKept(topic, state);
 		};
 		return new JobsDescriptor(topic, state.name().toLowerCase(Locale.ROOT), total, offset, jobs);
 	}

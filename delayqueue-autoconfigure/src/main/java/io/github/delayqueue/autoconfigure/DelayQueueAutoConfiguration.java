@@ -11,8 +11,10 @@ import io.github.delayqueue.support.JobIdGenerator;
 import io.github.delayqueue.core.JobPayloadValidator;
 import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.observation.DelayQueueSendObservationConvention;
+import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.JobHistory;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
@@ -107,8 +109,11 @@ public final class DelayQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	JobStore delayQueueJobStore(ScriptRunner scriptRunner, DelayQueueKeys keys, JobRecordCodec codec) {
-		return new JobStore(scriptRunner, keys, codec);
+	JobStore delayQueueJobStore(ScriptRunner scriptRunner, DelayQueueKeys keys, JobRecordCodec codec,
+			JobHistory history) {
+		JobStore store = new JobStore(scriptRunner, keys, codec);
+		store.setJobHistory(history);
+		return store;
 	}
 
 	@Bean
@@ -119,8 +124,17 @@ public final class DelayQueueAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	JobClaims delayQueueJobClaims(ScriptRunner scriptRunner, DelayQueueKeys keys) {
-		return new JobClaims(scriptRunner, keys);
+	JobClaims delayQueueJobClaims(ScriptRunner scriptRunner, DelayQueueKeys keys, JobHistory history) {
+		JobClaims claims = new JobClaims(scriptRunner, keys);
+		claims.setJobHistory(history);
+		return claims;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	JobHistory delayQueueJobHistory(TopicPolicies policies) {
+		return new JobHistory((topic) -> policies.forTopic(topic).history(),
+				ListenerPresence.hostName() + ":" + ProcessHandle.current().pid());
 	}
 
 	@Bean

@@ -528,6 +528,19 @@ public class DelayQueueProperties {
 		private @Nullable Integer partitions;
 
 		/**
+		 * How long a completed or cancelled job stays findable by id, as COMPLETED or
+		 * CANCELLED, with the instance and time that finished it; 0 (the default) keeps
+		 * none.
+		 */
+		private @Nullable Duration completedRetention;
+
+		/**
+		 * The most completed jobs, and the most cancelled ones, kept per partition while
+		 * completed-retention is on; the oldest go first.
+		 */
+		private @Nullable Integer completedMaxCount;
+
+		/**
 		 * Most handlers of the topic running at once across every instance; each
 		 * listener's concurrency still bounds its own instance. Unset: no bound across
 		 * instances.
@@ -545,6 +558,8 @@ public class DelayQueueProperties {
 			defaults.setTtr(Duration.ofSeconds(60));
 			defaults.setConcurrency(1);
 			defaults.setPartitions(1);
+			defaults.setCompletedRetention(Duration.ZERO);
+			defaults.setCompletedMaxCount(10_000);
 			defaults.rateLimit.setPeriod(Duration.ofSeconds(1));
 			defaults.rateLimit.setPauseTopicOn429(false);
 			defaults.retry.setMaxAttempts(5);
@@ -580,6 +595,22 @@ public class DelayQueueProperties {
 
 		public void setPartitions(@Nullable Integer partitions) {
 			this.partitions = partitions;
+		}
+
+		public @Nullable Duration getCompletedRetention() {
+			return this.completedRetention;
+		}
+
+		public void setCompletedRetention(@Nullable Duration completedRetention) {
+			this.completedRetention = completedRetention;
+		}
+
+		public @Nullable Integer getCompletedMaxCount() {
+			return this.completedMaxCount;
+		}
+
+		public void setCompletedMaxCount(@Nullable Integer completedMaxCount) {
+			this.completedMaxCount = completedMaxCount;
 		}
 
 		public @Nullable Integer getGlobalConcurrency() {

@@ -13,6 +13,7 @@ import io.github.delayqueue.support.TopicLimits;
 import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.JobHistoryPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -118,10 +119,14 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 			problems.invalid(prefix + ".partitions", partitions,
 					"The number of partitions must be 1 to " + DelayQueueKeys.MAX_PARTITIONS);
 		}
+		Duration completedRetention = pick(topic, defaults, TopicProperties::getCompletedRetention);
+		notNegative(problems, prefix + ".completed-retention", completedRetention);
+		int completedMaxCount = pick(topic, defaults, TopicProperties::getCompletedMaxCount);
+		atLeast(problems, prefix + ".completed-max-count", completedMaxCount, 1);
 		return new TopicPolicy(ttr, concurrency, maxAttempts,
 				new BackoffPolicy(delay, multiplier, maxDelay, jitter, schedule), nonRetryable, retention,
 				Math.max(1, Math.min(partitions, DelayQueueKeys.MAX_PARTITIONS)),
-				limits(prefix, topic, defaults, problems));
+				limits(prefix, topic, defaults, problems), new JobHistoryPolicy(completedRetention, completedMaxCount));
 	}
 
 	private static TopicLimits limits(String prefix, TopicProperties topic, TopicProperties defaults,

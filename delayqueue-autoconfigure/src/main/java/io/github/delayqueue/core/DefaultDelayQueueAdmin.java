@@ -80,6 +80,15 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 	}
 
 	@Override
+	public long countKept(String topic, JobState outcome) {
+		JobConstraints.checkTopic(topic);
+		if (outcome != JobState.COMPLETED && outcome != JobState.CANCELLED) {
+			throw new InvalidJobException("Only COMPLETED and CANCELLED jobs are kept, not " + outcome);
+		}
+		return this.store.keptCount(topic, StoredJobs.state(outcome));
+	}
+
+	@Override
 	public long requeueDead(String topic) {
 		return this.store.requeueDead(JobConstraints.checkTopic(topic), null);
 	}

@@ -92,7 +92,10 @@ public interface DelayQueueAdmin {
 	 * by time of death. A page costs Redis time in proportion to its size (and, for
 	 * READY, to the offset), never a scan of the whole state; pages are not one snapshot,
 	 * so a job may move between two of them. The pages of a topic with several partitions
-	 * run through its partitions one after the other, each in that order.
+	 * run through its partitions one after the other, each in that order. Jobs a topic's
+	 * {@code completed-retention} keeps, {@link JobState#COMPLETED COMPLETED} and
+	 * {@link JobState#CANCELLED CANCELLED}, come the most recently finished first; their
+	 * offset and count together read at most 1,000 of them.
 	 * @param topic the topic
 	 * @param state the state
 	 * @param offset how many jobs to skip
@@ -100,6 +103,17 @@ public interface DelayQueueAdmin {
 	 * @return the jobs, oldest first
 	 */
 	List<JobInfo> jobs(String topic, JobState state, int offset, int count);
+
+	/**
+	 * Count the finished jobs a topic keeps for its {@code completed-retention}.
+	 * @param topic the topic
+	 * @param outcome {@link JobState#COMPLETED} or {@link JobState#CANCELLED}
+	 * @return how many jobs of that outcome are kept, 0 when the topic keeps none
+	 * @throws InvalidJobException if the topic name is invalid or the state is another
+	 */
+	default long countKept(String topic, JobState outcome) {
+		return jobs(topic, outcome, 0, 1000).size();
+	}
 
 	/**
 	 * Look a job up by id in every topic, in a fixed number of round trips to Redis

@@ -67,10 +67,13 @@ public interface DelayQueueOperations {
 	/**
 	 * Send a job described in full.
 	 * @param request the job
-	 * @return the job id, the request's or a generated one
+	 * @return the job id, the request's or a generated one; when the topic holds a
+	 * pending job with the request's id and the request says {@link IfPending#KEEP} or
+	 * {@link IfPending#REPLACE}, that job's id
 	 * @throws InvalidJobException if the request is invalid
 	 * @throws DuplicateJobException if the topic still holds a pending job (delayed,
-	 * ready or running) with the request's id; a dead job with that id is replaced
+	 * ready or running) with the request's id and the request says
+	 * {@link IfPending#REJECT}, the default; a dead job with that id is replaced
 	 */
 	String send(JobRequest request);
 
@@ -85,6 +88,25 @@ public interface DelayQueueOperations {
 	 * {@link DuplicateJobException#getSentJobIds()} gives their ids
 	 */
 	List<String> sendAll(Collection<JobRequest> requests);
+
+	/**
+	 * Send many jobs as {@link #sendAll(Collection)} does, each as its request's
+	 * {@link JobRequest#ifPending()} says, and tell for each what became of it: written,
+	 * kept, replaced, or rejected. A job refused because its id is pending is reported,
+	 * not thrown. <pre class="code">
+	 * List&lt;SendResult&gt; results = delayQueue.sendAllWithResults(requests);
+	 * long replaced = results.stream().filter((r) -&gt; r.outcome() == SendResult.Outcome.REPLACED).count();
+	 * </pre>
+	 * @param requests the jobs
+	 * @return one result per request, in the order of the requests
+	 * @throws InvalidJobException if any request is invalid; nothing is written then
+	 * @throws UnsupportedOperationException if this implementation cannot tell (the
+	 * default method; {@link DelayQueueTemplate} can)
+	 */
+	default List<SendResult> sendAllWithResults(Collection<JobRequest> requests) {
+		throw new UnsupportedOperationException(
+				getClass().getName() + " does not report what became of each job; use sendAll");
+	}
 
 	/**
 	 * Cancel a job that has not yet been delivered. With

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -253,7 +254,9 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		for (int attempt = 0;; attempt++) {
 			JobStore.EnqueueOutcome outcome = this.store.enqueue(job.topic(), job.encoded());
 			if (outcome.duplicates().isEmpty()) {
-				written(job.topic(), 1, outcome.delayed());
+				if (outcome.kept().isEmpty()) {
+					written(job.topic(), 1, outcome.delayed());
+				}
 				return job.id();
 			}
 			if (!job.generatedId() || attempt >= ID_CLASH_RETRIES) {
@@ -266,6 +269,21 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	@Override
 	public List<String> sendAll(Collection<JobRequest> requests) {
+		List<Prepared> sent = observedBatch(requests);
+		if (sent.stream().anyMatch(Prepared::rejected)) {
+			throw refusal(sent);
+		}
+		return sent.stream().map(Prepared::id).toList();
+	}
+
+	@Override
+	public List<SendResult> sendAllWithResults(Collection<JobRequest> requests) {
+		return observedBatch(requests).stream()
+			.map((job) -> new SendResult(job.topic(), job.id(), job.outcome))
+			.toList();
+	}
+
+	private List<Prepared> observedBatch(Collection<JobRequest> requests) {
 		if (this.observationRegistry.isNoop() || requests.isEmpty()) {
 			return sendBatch(requests, Map.of());
 		}
@@ -276,15 +294,18 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 				(topics.size() == 1) ? topics.iterator().next() : "multiple",
 				(requests.size() == 1 && first != null) ? first.id() : null, requests.size());
 		return observed(context, () -> {
-			List<String> ids = sendBatch(requests, context.getCarrier());
-			if (ids.size() == 1) {
-				context.setJobId(ids.get(0));
+			List<Prepared> sent = sendBatch(requests, context.getCarrier());
+			if (sent.size() == 1) {
+				context.setJobId(sent.get(0).id());
 			}
-			return ids;
+			return sent;
 		});
 	}
 
-	private List<String> sendBatch(Collection<JobRequest> requests, Map<String, String> traceHeaders) {
+	// Writes every job and tells each what became of it; refusals are the caller's to
+	// report. Jobs whose requests wait for the transaction's commit are written then,
+	// and refusals among them are thrown there, to be logged and counted.
+	private List<Prepared> sendBatch(Collection<JobRequest> requests, Map<String, String> traceHeaders) {
 		List<Prepared> all = new ArrayList<>(requests.size());
 		List<Prepared> prepared = new ArrayList<>(requests.size());
 		List<Prepared> deferred = new ArrayList<>();
@@ -303,26 +324,26 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		}
 		Map<String, List<String>> ids = new LinkedHashMap<>();
 		deferred.forEach((job) -> ids.computeIfAbsent(job.topic(), (topic) -> new ArrayList<>()).add(job.id()));
-		this.afterCommit.register("send", ids, () -> writeBatch(deferred));
+		deferred.forEach((job) -> job.outcome = SendResult.Outcome.DEFERRED);
+		this.afterCommit.register("send", ids, () -> {
+			if (writeBatch(deferred).stream().anyMatch(Prepared::rejected)) {
+				throw refusal(deferred);
+			}
+		});
 		if (!prepared.isEmpty()) {
 			writeBatch(prepared);
 		}
-		return all.stream().map(Prepared::id).toList();
+		return all;
 	}
 
-	private List<String> writeBatch(List<Prepared> prepared) {
+	private List<Prepared> writeBatch(List<Prepared> prepared) {
 		registerTopics(prepared);
-		Map<String, List<String>> refused = new LinkedHashMap<>();
 		for (int from = 0; from < prepared.size();) {
 			int to = sliceEnd(prepared, from);
-			writeSlice(prepared.subList(from, to))
-				.forEach((topic, ids) -> refused.computeIfAbsent(topic, (t) -> new ArrayList<>()).addAll(ids));
+			writeSlice(prepared.subList(from, to));
 			from = to;
 		}
-		if (!refused.isEmpty()) {
-			throw refusal(prepared, refused);
-		}
-		return prepared.stream().map(Prepared::id).toList();
+		return prepared;
 	}
 
 	// Where the slice that starts at from ends: at most BATCH_SLICE jobs and
@@ -340,7 +361,11 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		return to;
 	}
 
-	private static DuplicateJobException refusal(List<Prepared> prepared, Map<String, List<String>> refused) {
+	private static DuplicateJobException refusal(List<Prepared> prepared) {
+		Map<String, List<String>> refused = new LinkedHashMap<>();
+		prepared.stream()
+			.filter(Prepared::rejected)
+			.forEach((job) -> refused.computeIfAbsent(job.topic(), (topic) -> new ArrayList<>()).add(job.id()));
 		String firstTopic = refused.keySet().iterator().next();
 		if (prepared.size() == 1) {
 			return new DuplicateJobException(firstTopic, refused.get(firstTopic).get(0));
@@ -362,9 +387,9 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		return new DuplicateJobException(firstTopic, refusedIds, sent, message.toString());
 	}
 
-	private Map<String, List<String>> writeSlice(List<Prepared> slice) {
+	// Sets each job's outcome.
+	private void writeSlice(List<Prepared> slice) {
 		Map<String, List<Prepared>> pending = byTopic(slice);
-		Map<String, List<String>> refused = new LinkedHashMap<>();
 		for (int attempt = 0; !pending.isEmpty(); attempt++) {
 			List<Map.Entry<String, List<Prepared>>> groups = new ArrayList<>(pending.entrySet());
 			List<JobStore.EnqueueOutcome> outcomes = this.store.enqueue(groups.stream()
@@ -375,29 +400,35 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			for (int i = 0; i < outcomes.size(); i++) {
 				String topic = groups.get(i).getKey();
 				JobStore.EnqueueOutcome outcome = outcomes.get(i);
-				Set<String> duplicates = new HashSet<>(outcome.duplicates());
-				int written = groups.get(i).getValue().size() - duplicates.size();
+				if (!outcome.allWritten()) {
+					mark(groups.get(i).getValue(), outcome);
+				}
+				int written = groups.get(i).getValue().size() - outcome.duplicates().size() - outcome.kept().size();
 				if (written > 0) {
 					written(topic, written, outcome.delayed());
 				}
 				for (Prepared job : groups.get(i).getValue()) {
-					if (!duplicates.contains(job.id())) {
-						continue;
-					}
-					if (job.generatedId() && attempt < ID_CLASH_RETRIES) {
+					if (job.rejected() && job.generatedId() && attempt < ID_CLASH_RETRIES) {
 						// A generated id met an existing one: draw a new id and send the
 						// job again.
 						job.id = this.idGenerator.next();
+						job.outcome = SendResult.Outcome.WRITTEN;
 						clashes.add(job);
-					}
-					else {
-						refused.computeIfAbsent(topic, (key) -> new ArrayList<>()).add(job.id());
 					}
 				}
 			}
 			pending = byTopic(clashes);
 		}
-		return refused;
+	}
+
+	private static void mark(List<Prepared> jobs, JobStore.EnqueueOutcome outcome) {
+		Map<String, SendResult.Outcome> outcomes = new HashMap<>();
+		outcome.duplicates().forEach((id) -> outcomes.put(id, SendResult.Outcome.REJECTED));
+		outcome.kept().forEach((id) -> outcomes.put(id, SendResult.Outcome.KEPT));
+		outcome.replaced().forEach((id) -> outcomes.put(id, SendResult.Outcome.REPLACED));
+		for (Prepared job : jobs) {
+			job.outcome = outcomes.getOrDefault(job.id(), SendResult.Outcome.WRITTEN);
+		}
 	}
 
 	private static Map<String, List<Prepared>> byTopic(List<Prepared> jobs) {
@@ -469,19 +500,20 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		return merged;
 	}
 
-	// Capitals mark a generated id, which lets the enqueue script recognise a call
-	// of ours that a client sent again after a reconnect, rather than take it for a
-	// clash.
+	// The generated id is marked, which lets the enqueue script recognise a call of ours
+	// that a client sent again after a reconnect, rather than take it for a clash.
 	private String due(String topic, JobRequest request, boolean generatedId) {
 		if (request.delay() != null && request.dueAt() != null) {
 			throw new InvalidJobException("Job for topic '" + topic + "' sets both a delay and a due time; choose one");
 		}
+		char ifPending = IfPendingCodes.code(request);
+		long maxWait = IfPendingCodes.maxWaitMillis(topic, request);
 		if (request.delay() != null) {
 			if (request.delay().isNegative() || request.delay().compareTo(MAX_DELAY) > 0) {
 				throw new InvalidJobException("Delay of job for topic '" + topic + "' must be between zero and "
 						+ MAX_DELAY.toDays() + " days, was " + request.delay());
 			}
-			return (generatedId ? "D" : "d") + request.delay().toMillis();
+			return JobStore.EncodedJob.due(true, request.delay().toMillis(), generatedId, ifPending, maxWait);
 		}
 		if (request.dueAt() != null) {
 			if (request.dueAt().isAfter(MAX_DUE_AT)) {
@@ -491,9 +523,9 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 			// Any instant in the past is due now, however far back (Instant.MIN
 			// included).
 			long dueAtMillis = request.dueAt().isBefore(Instant.EPOCH) ? 0 : request.dueAt().toEpochMilli();
-			return (generatedId ? "A" : "a") + dueAtMillis;
+			return JobStore.EncodedJob.due(false, dueAtMillis, generatedId, ifPending, maxWait);
 		}
-		return generatedId ? "D0" : "d0";
+		return JobStore.EncodedJob.due(true, 0, generatedId, ifPending, maxWait);
 	}
 
 	private String serialize(String topic, Object payload) {
@@ -578,6 +610,8 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 		private final String tail;
 
+		private SendResult.Outcome outcome = SendResult.Outcome.WRITTEN;
+
 		Prepared(String topic, String id, boolean generatedId, String due, String tail) {
 			this.topic = topic;
 			this.id = id;
@@ -596,6 +630,10 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 		boolean generatedId() {
 			return this.generatedId;
+		}
+
+		boolean rejected() {
+			return this.outcome == SendResult.Outcome.REJECTED;
 		}
 
 		long encodedBytes() {

@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  *     .header("tenant", tenant)
  *     .ttr(Duration.ofSeconds(10))
  *     .maxAttempts(3)
+ *     .ifPending(IfPending.REPLACE)     // if "order-42" is pending, replace it
  *     .build();
  * delayQueue.send(request);
  * </pre>
@@ -45,6 +46,10 @@ public final class JobRequest {
 
 	private final @Nullable Integer maxAttempts;
 
+	private final IfPending ifPending;
+
+	private final @Nullable Duration debounceMaxWait;
+
 	private final @Nullable Boolean afterCommit;
 
 	private JobRequest(Builder builder) {
@@ -57,6 +62,8 @@ public final class JobRequest {
 				: Collections.unmodifiableMap(new LinkedHashMap<>(builder.headers));
 		this.ttr = builder.ttr;
 		this.maxAttempts = builder.maxAttempts;
+		this.ifPending = builder.ifPending;
+		this.debounceMaxWait = builder.debounceMaxWait;
 		this.afterCommit = builder.afterCommit;
 	}
 
@@ -136,6 +143,23 @@ public final class JobRequest {
 	}
 
 	/**
+	 * Return what the send does when the topic holds a pending job with this id.
+	 * @return the choice, {@link IfPending#REJECT} unless set
+	 */
+	public IfPending ifPending() {
+		return this.ifPending;
+	}
+
+	/**
+	 * Return the longest a {@link IfPending#REPLACE replacing} send may put the job's due
+	 * time after the pending job's first send, or {@code null} for no limit.
+	 * @return the wait or {@code null}
+	 */
+	public @Nullable Duration debounceMaxWait() {
+		return this.debounceMaxWait;
+	}
+
+	/**
 	 * Return whether a send inside a Spring-managed transaction waits for its commit, or
 	 * {@code null} for {@code delayqueue.transaction-aware}.
 	 * @return whether the send is deferred until the commit, or {@code null}
@@ -147,7 +171,8 @@ public final class JobRequest {
 	@Override
 	public String toString() {
 		return "JobRequest[topic=" + this.topic + ", id=" + this.id + ", delay=" + this.delay + ", dueAt=" + this.dueAt
-				+ "]";
+				+ ((this.ifPending != IfPending.REJECT) ? ", ifPending=" + this.ifPending : "")
+				+ ((this.debounceMaxWait != null) ? ", debounceMaxWait=" + this.debounceMaxWait : "") + "]";
 	}
 
 	/**
@@ -171,6 +196,10 @@ public final class JobRequest {
 
 		private @Nullable Integer maxAttempts;
 
+		private IfPending ifPending = IfPending.REJECT;
+
+		private @Nullable Duration debounceMaxWait;
+
 		private @Nullable Boolean afterCommit;
 
 		private Builder(String topic, Object payload) {
@@ -179,8 +208,10 @@ public final class JobRequest {
 		}
 
 		/**
-		 * Use this id instead of a generated one. While the topic holds a job with the
-		 * same id, sending another is refused with a {@link DuplicateJobException}.
+		 * Use this id instead of a generated one. While the topic holds a pending job
+		 * with the same id, sending another is refused with a
+		 * {@link DuplicateJobException}, unless {@link #ifPending(IfPending)} says
+		 * otherwise.
 		 * @param id 1 to 256 characters, not blank
 		 * @return this builder
 		 */
@@ -243,6 +274,36 @@ public final class JobRequest {
 		 */
 		public Builder maxAttempts(int maxAttempts) {
 			this.maxAttempts = maxAttempts;
+			return this;
+		}
+
+		/**
+		 * Choose what the send does when the topic holds a pending job (DELAYED, READY or
+		 * RUNNING) with this request's id: refuse it (the default), keep the pending job,
+		 * or replace it. Only an id set with {@link #id(String)} can be pending; a
+		 * generated one is new.
+		 * @param ifPending the choice
+		 * @return this builder
+		 */
+		public Builder ifPending(IfPending ifPending) {
+			if (ifPending == null) {
+				throw new InvalidJobException("ifPending must not be null; IfPending.REJECT is the default");
+			}
+			this.ifPending = ifPending;
+			return this;
+		}
+
+		/**
+		 * With {@link IfPending#REPLACE}, the longest the job may wait after its first
+		 * send: however often it is replaced, its due time never moves past the first
+		 * send of the pending job plus this wait (nor, when that has passed, past now).
+		 * The usual debounce: run 10 s after the last change, but no later than a minute
+		 * after the first.
+		 * @param maxWait zero or more
+		 * @return this builder
+		 */
+		public Builder debounceMaxWait(Duration maxWait) {
+			this.debounceMaxWait = maxWait;
 			return this;
 		}
 

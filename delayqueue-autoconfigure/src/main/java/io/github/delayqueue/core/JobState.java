@@ -2,7 +2,8 @@ package io.github.delayqueue.core;
 
 /**
  * The state a job is in. Each job is in exactly one state at every instant, or gone (done
- * or cancelled).
+ * or cancelled); a topic with a {@code completed-retention} keeps done and cancelled jobs
+ * for a while as {@link #COMPLETED} and {@link #CANCELLED}.
  *
  * @author delayqueue contributors
  */
@@ -26,6 +27,19 @@ public enum JobState {
 	/**
 	 * Failed for good; kept for a person to requeue or purge.
 	 */
-	DEAD
+	DEAD,
+
+	/**
+	 * Done: acknowledged by its listener. Only seen while the topic's
+	 * {@code completed-retention} keeps the job; no longer pending, so a send with its id
+	 * writes a new job.
+	 */
+	COMPLETED,
+
+	/**
+	 * Cancelled before it ran. Only seen while the topic's {@code completed-retention}
+	 * keeps the job; no longer pending.
+	 */
+	CANCELLED
 
 }

@@ -18,7 +18,7 @@ final class StoredJobs {
 
 	static JobInfo info(StoredJob job) {
 		return new JobInfo(job.id(), job.topic(), state(job.state()), job.attempts(), job.dueAt(), job.createdAt(),
-				job.lastError(), job.headers(), job.payloadJson(), job.diedAt());
+				job.lastError(), job.headers(), job.payloadJson(), job.diedAt(), job.finishedAt(), job.finishedBy());
 	}
 
 	static Optional<JobInfo> info(Optional<StoredJob> job) {

@@ -200,8 +200,10 @@ public class DashboardApi {
 			.stream()
 			.map((job) -> JobRow.of(shown ? job : job.withoutValues()))
 			.toList();
+		Long kept = (state == JobState.COMPLETED || state == JobState.CANCELLED) ? this.admin.countKept(topic, state)
+				: null;
 		return ServerResponse.ok()
-			.body(new JobsView(topic, state.name().toLowerCase(Locale.ROOT), offset, count, jobs));
+			.body(new JobsView(topic, state.name().toLowerCase(Locale.ROOT), offset, count, jobs, kept));
 	}
 
 	private ServerResponse job(ServerRequest request) {
@@ -292,7 +294,7 @@ public class DashboardApi {
 			}
 		}
 		throw new IllegalArgumentException(
-				"Parameter state must be delayed, ready, running or dead, was '" + state + "'");
+				"Parameter state must be delayed, ready, running, dead, completed or cancelled, was '" + state + "'");
 	}
 
 	private static int number(ServerRequest request, String name, int otherwise) {
@@ -396,9 +398,11 @@ public class DashboardApi {
 	 * @param state the state listed
 	 * @param offset how many were skipped
 	 * @param count the page size asked for
-	 * @param jobs the page, oldest first
+	 * @param jobs the page, oldest first (kept finished jobs: the most recent first)
+	 * @param kept for the states of kept finished jobs, how many the topic keeps in that
+	 * state; else {@code null} (the topic's counts tell)
 	 */
-	public record JobsView(String topic, String state, int offset, int count, List<JobRow> jobs) {
+	public record JobsView(String topic, String state, int offset, int count, List<JobRow> jobs, @Nullable Long kept) {
 
 	}
 
@@ -411,12 +415,14 @@ public class DashboardApi {
 	 * @param attempts deliveries made
 	 * @param lastError its last failure, if any
 	 * @param diedAt when it died, for a dead job
+	 * @param finishedAt when it completed or was cancelled, for a kept finished job
 	 */
 	public record JobRow(String id, Instant dueAt, Instant createdAt, int attempts, @Nullable String lastError,
-			@Nullable Instant diedAt) {
+			@Nullable Instant diedAt, @Nullable Instant finishedAt) {
 
 		static JobRow of(JobInfo job) {
-			return new JobRow(job.id(), job.dueAt(), job.createdAt(), job.attempts(), job.lastError(), job.diedAt());
+			return new JobRow(job.id(), job.dueAt(), job.createdAt(), job.attempts(), job.lastError(), job.diedAt(),
+					job.finishedAt());
 		}
 
 	}

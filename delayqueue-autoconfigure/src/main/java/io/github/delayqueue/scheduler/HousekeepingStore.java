@@ -33,9 +33,9 @@ final class HousekeepingStore {
 
 	TopicSweep sweep(String topic, int batchSize, int maxAttempts) {
 		TopicKeys k = this.keys.topic(topic);
-		List<Object> reply = this.scripts.run(DelayQueueScript.SWEEP,
-				List.of(k.delayed(), k.ready(), k.running(), k.dead(), k.jobs(), k.attempts(), k.errors()),
-				String.valueOf(batchSize), String.valueOf(maxAttempts));
+		List<Object> reply = this.scripts.run(DelayQueueScript.SWEEP, List.of(k.delayed(), k.ready(), k.running(),
+				k.dead(), k.jobs(), k.attempts(), k.errors(), k.successors()), String.valueOf(batchSize),
+				String.valueOf(maxAttempts));
 		List<String> deadIds = (reply.size() > 8)
 				? reply.subList(8, reply.size()).stream().map(String::valueOf).toList() : List.of();
 		return new TopicSweep(asInt(reply.get(0)), ScriptRunner.asLong(reply.get(1)), asInt(reply.get(2)),

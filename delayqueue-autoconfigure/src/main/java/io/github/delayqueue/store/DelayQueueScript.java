@@ -52,6 +52,8 @@ public enum DelayQueueScript {
 	COUNT_STATES("count-states"),
 	/** Reads a page of jobs in one state. */
 	READ_PAGE("read-page"),
+	/** Reads a page of kept finished jobs. */
+	READ_FINISHED("read-finished"),
 	/** Sets or removes a queue's pause mark. */
 	PAUSE("pause"),
 	/** A drained partition gets its retirement mark. */

@@ -50,6 +50,8 @@ public final class JobClaims {
 
 	private final PartitionRegistry partitions;
 
+	private volatile JobHistory history = JobHistory.OFF;
+
 	private final TopicLimiter limiter;
 
 	/**
@@ -70,6 +72,14 @@ public final class JobClaims {
 	 */
 	public TopicLimiter limiter() {
 		return this.limiter;
+	}
+
+	/**
+	 * Set what each topic keeps of the jobs its deliveries complete; nothing unless set.
+	 * @param history the topics' history settings
+	 */
+	public void setJobHistory(JobHistory history) {
+		this.history = history;
 	}
 
 	/**
@@ -207,8 +217,11 @@ public final class JobClaims {
 			throw new IllegalArgumentException(
 					"At most " + MAX_ACK_BATCH + " deliveries are acknowledged at once, not " + jobs.size());
 		}
-		String[] args = new String[jobs.size() * 3];
-		int i = 0;
+		String[] args = new String[3 + jobs.size() * 3];
+		args[0] = this.keys.wakeChannel();
+		args[1] = queue;
+		args[2] = this.history.finishedArgument(DelayQueueKeys.topicOf(queue));
+		int i = 3;
 		for (int j = 0; j < jobs.size(); j++) {
 			ClaimedJob job = jobs.get(j);
 			if (!job.queue().equals(queue)) {
@@ -220,8 +233,8 @@ public final class JobClaims {
 			args[i++] = (deadlines != null) ? String.valueOf(deadlines[j]) : "-1";
 		}
 		TopicKeys k = this.keys.topic(queue);
-		List<Object> reply = this.scripts.run(DelayQueueScript.ACK,
-				List.of(k.running(), k.jobs(), k.attempts(), k.errors()), args);
+		List<Object> reply = this.scripts.run(DelayQueueScript.ACK, List.of(k.running(), k.jobs(), k.attempts(),
+				k.errors(), k.delayed(), k.ready(), k.successors(), k.finished(), k.completed(), k.cancelled()), args);
 		boolean[] acknowledged = new boolean[jobs.size()];
 		for (int j = 0; j < acknowledged.length; j++) {
 			acknowledged[j] = ScriptRunner.asLong(reply.get(j)) == 1;
@@ -273,9 +286,9 @@ public final class JobClaims {
 	private long retry(ClaimedJob job, Duration delay, String error, long deadline, boolean uncounted) {
 		TopicKeys k = this.keys.topic(job.queue());
 		List<Object> reply = this.scripts.run(DelayQueueScript.RETRY,
-				List.of(k.running(), k.delayed(), k.ready(), k.jobs(), k.attempts(), k.errors()), job.id(),
-				String.valueOf(job.attempt()), String.valueOf(delay.toMillis()), error, this.keys.wakeChannel(),
-				job.queue(), String.valueOf(deadline), uncounted ? "1" : "0");
+				List.of(k.running(), k.delayed(), k.ready(), k.jobs(), k.attempts(), k.errors(), k.successors()),
+				job.id(), String.valueOf(job.attempt()), String.valueOf(delay.toMillis()), error,
+				this.keys.wakeChannel(), job.queue(), String.valueOf(deadline), uncounted ? "1" : "0");
 		return (ScriptRunner.asLong(reply.get(0)) == 1) ? ScriptRunner.asLong(reply.get(1)) : -1;
 	}
 
@@ -292,19 +305,23 @@ public final class JobClaims {
 	/**
 	 * Make a delivery's job dead, see {@link #bury(ClaimedJob, String)}; a burial that a
 	 * client sent again after its reply was lost, and that Redis had run, reports the job
-	 * buried.
+	 * buried. A job replaced while it ran does not die: its new version takes its place.
 	 * @param job the delivery
 	 * @param error why, kept as the last error
 	 * @param deadline the delivery's time-to-run deadline in epoch ms by the Redis clock,
 	 * or -1 if unknown
-	 * @return {@code false} if the delivery had expired (fenced)
+	 * @return {@code false} if the delivery had expired (fenced), or a new version of the
+	 * job took its place
 	 */
 	public boolean bury(ClaimedJob job, String error, long deadline) {
 		TopicKeys k = this.keys.topic(job.queue());
 		return ScriptRunner.asLong(
 				this.scripts
-					.run(DelayQueueScript.BURY, List.of(k.running(), k.dead(), k.attempts(), k.errors()), job.id(),
-							String.valueOf(job.attempt()), error, String.valueOf(deadline))
+					.run(DelayQueueScript.BURY,
+							List.of(k.running(), k.dead(), k.attempts(), k.errors(), k.jobs(), k.delayed(), k.ready(),
+									k.successors()),
+							job.id(), String.valueOf(job.attempt()), error, String.valueOf(deadline),
+							this.keys.wakeChannel(), job.queue())
 					.get(0)) == 1;
 	}
 
@@ -335,8 +352,10 @@ public final class JobClaims {
 		TopicKeys k = this.keys.topic(job.queue());
 		return ScriptRunner.asLong(
 				this.scripts
-					.run(DelayQueueScript.RELEASE, List.of(k.running(), k.ready(), k.attempts()), job.id(),
-							String.valueOf(job.attempt()))
+					.run(DelayQueueScript.RELEASE,
+							List.of(k.running(), k.ready(), k.attempts(), k.jobs(), k.delayed(), k.errors(),
+									k.successors()),
+							job.id(), String.valueOf(job.attempt()), this.keys.wakeChannel(), job.queue())
 					.get(0)) == 1;
 	}
 

@@ -50,6 +50,38 @@ final class JobInfos {
 		}
 	}
 
+	/**
+	 * Return a kept finished job as the find and read-finished scripts return it.
+	 * @param topic the topic
+	 * @param id the job id
+	 * @param kept the kept value:
+	 * {@code outcome|finished ms in base 36|attempts|instance|record}
+	 * @return the job
+	 */
+	StoredJob finished(String topic, String id, String kept) {
+		String[] fields = kept.split("\\|", 5);
+		if (fields.length < 5) {
+			return new StoredJob(id, topic, StoredJob.State.COMPLETED, 0, Instant.EPOCH, Instant.EPOCH,
+					"Malformed kept record", Map.of(), kept, null);
+		}
+		StoredJob.State state = "X".equals(fields[0]) ? StoredJob.State.CANCELLED : StoredJob.State.COMPLETED;
+		return finished(info(topic, id, fields[4], state, Integer.parseInt(fields[2]), "", null),
+				Long.parseLong(fields[1], 36), fields[3]);
+	}
+
+	/**
+	 * Return a job with the time and the instance that finished it.
+	 * @param job the job as its record tells
+	 * @param finishedMillis when it finished, in ms by the Redis clock
+	 * @param instance the instance that finished it, or empty
+	 * @return the job
+	 */
+	static StoredJob finished(StoredJob job, long finishedMillis, String instance) {
+		return new StoredJob(job.id(), job.topic(), job.state(), job.attempts(), job.dueAt(), job.createdAt(),
+				job.lastError(), job.headers(), job.payloadJson(), null, Instant.ofEpochMilli(finishedMillis),
+				instance.isEmpty() ? null : instance);
+	}
+
 	private static @Nullable Instant diedAt(@Nullable Object score) {
 		String text = (score != null) ? score.toString() : "";
 		return text.isEmpty() ? null : Instant.ofEpochMilli((long) Double.parseDouble(text));

@@ -148,16 +148,21 @@ final class JobLookup {
 	private ScriptRunner.Call findCall(String queue, String id) {
 		TopicKeys k = this.keys.lookupTopic(queue);
 		return new ScriptRunner.Call(DelayQueueScript.FIND,
-				List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors()), List.of(id));
+				List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(), k.finished()),
+				List.of(id));
 	}
 
 	private Optional<StoredJob> info(String topic, String id, List<Object> reply) {
 		if (reply.isEmpty()) {
 			return Optional.empty();
 		}
-		return Optional
-			.of(this.infos.info(topic, id, (String) reply.get(0), StoredJob.State.valueOf((String) reply.get(1)),
-					(int) ScriptRunner.asLong(reply.get(2)), (String) reply.get(3), reply.get(4)));
+		StoredJob job = this.infos.info(topic, id, (String) reply.get(0),
+				StoredJob.State.valueOf((String) reply.get(1)), (int) ScriptRunner.asLong(reply.get(2)),
+				(String) reply.get(3), reply.get(4));
+		if (reply.size() > 6) {
+			job = JobInfos.finished(job, ScriptRunner.asLong(reply.get(5)), (String) reply.get(6));
+		}
+		return Optional.of(job);
 	}
 
 }

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,10 @@ public final class JobStore {
 
 	private final QueueCounts counts;
 
+	private final FinishedJobPages finishedPages;
+
+	private volatile JobHistory history = JobHistory.OFF;
+
 	/**
 	 * Create a store.
 	 * @param scripts runs the scripts
@@ -66,6 +71,16 @@ public final class JobStore {
 		this.infos = new JobInfos(codec);
 		this.lookup = new JobLookup(scripts, keys, this.infos);
 		this.counts = new QueueCounts(scripts, keys, this.lookup);
+		this.finishedPages = new FinishedJobPages(scripts, keys, this.lookup, this.infos);
+	}
+
+	/**
+	 * Set what each topic keeps of the jobs cancelled through this store; nothing unless
+	 * set.
+	 * @param history the topics' history settings
+	 */
+	public void setJobHistory(JobHistory history) {
+		this.history = history;
 	}
 
 	/**
@@ -87,7 +102,7 @@ public final class JobStore {
 			reply = this.partitions.reviveIfRetired(queue, reply,
 					() -> this.scripts.run(DelayQueueScript.ENQUEUE, keys, args));
 		}
-		return outcome(queue, reply);
+		return EnqueueOutcome.of(List.of(queue), List.of(reply));
 	}
 
 	// A single send's keys, encoded once per queue rather than on every call. The wake-up
@@ -98,16 +113,21 @@ public final class JobStore {
 		for (int i = 0; i < encoded.length; i++) {
 			encoded[i] = bytes(keys.get(i));
 		}
-		return new EnqueueTarget(encoded, bytes(queue), keys.size() > 6);
+		return new EnqueueTarget(encoded, bytes(queue), keys.size() > ENQUEUE_KEYS);
 	}
+
+	private static final int ENQUEUE_KEYS = 9;
 
 	// A partition other than a topic's first may be retired: its mark comes last.
 	private List<String> enqueueKeys(String queue) {
 		TopicKeys k = this.keys.topic(queue);
-		if (DelayQueueKeys.topicOf(queue).equals(queue)) {
-			return List.of(k.jobs(), k.delayed(), k.ready(), k.dead(), k.attempts(), k.errors());
+		List<String> keys = new ArrayList<>(ENQUEUE_KEYS + 1);
+		Collections.addAll(keys, k.jobs(), k.delayed(), k.ready(), k.dead(), k.attempts(), k.errors(), k.running(),
+				k.ghosts(), k.successors());
+		if (!DelayQueueKeys.topicOf(queue).equals(queue)) {
+			keys.add(k.retired());
 		}
-		return List.of(k.jobs(), k.delayed(), k.ready(), k.dead(), k.attempts(), k.errors(), k.retired());
+		return List.copyOf(keys);
 	}
 
 	/**
@@ -128,24 +148,23 @@ public final class JobStore {
 			}
 		}
 		List<List<Object>> replies = this.scripts.runPipelined(calls);
-		List<List<String>> duplicates = new ArrayList<>(groups.size());
-		List<List<QueueDue>> delayed = new ArrayList<>(groups.size());
+		List<List<List<Object>>> repliesOfGroup = new ArrayList<>(groups.size());
+		List<List<String>> queuesOfGroup = new ArrayList<>(groups.size());
 		for (int g = 0; g < groups.size(); g++) {
-			duplicates.add(new ArrayList<>());
-			delayed.add(new ArrayList<>());
+			repliesOfGroup.add(new ArrayList<>());
+			queuesOfGroup.add(new ArrayList<>());
 		}
 		for (int i = 0; i < replies.size(); i++) {
 			int g = groupOfCall.get(i);
 			ScriptRunner.Call call = calls.get(i);
-			List<Object> reply = this.partitions.reviveIfRetired(queueOfCall.get(i), replies.get(i),
-					() -> this.scripts.run(call.script(), call.keys(), call.args().toArray(String[]::new)));
-			EnqueueOutcome outcome = outcome(queueOfCall.get(i), reply);
-			duplicates.get(g).addAll(outcome.duplicates());
-			delayed.get(g).addAll(outcome.delayed());
+			repliesOfGroup.get(g)
+				.add(this.partitions.reviveIfRetired(queueOfCall.get(i), replies.get(i),
+						() -> this.scripts.run(call.script(), call.keys(), call.args().toArray(String[]::new))));
+			queuesOfGroup.get(g).add(queueOfCall.get(i));
 		}
 		List<EnqueueOutcome> outcomes = new ArrayList<>(groups.size());
 		for (int g = 0; g < groups.size(); g++) {
-			outcomes.add(new EnqueueOutcome(duplicates.get(g), delayed.get(g)));
+			outcomes.add(EnqueueOutcome.of(queuesOfGroup.get(g), repliesOfGroup.get(g)));
 		}
 		return outcomes;
 	}
@@ -171,13 +190,6 @@ public final class JobStore {
 			args.add(job.tail());
 		}
 		return new ScriptRunner.Call(DelayQueueScript.ENQUEUE, enqueueKeys(queue), args);
-	}
-
-	private static EnqueueOutcome outcome(String queue, List<Object> reply) {
-		List<String> duplicates = (reply.size() == 1) ? List.of()
-				: reply.subList(1, reply.size()).stream().map(String::valueOf).toList();
-		long earliest = ScriptRunner.asLong(reply.get(0));
-		return new EnqueueOutcome(duplicates, (earliest >= 0) ? List.of(new QueueDue(queue, earliest)) : List.of());
 	}
 
 	/**
@@ -247,8 +259,9 @@ public final class JobStore {
 		return this.lookup.byId(topic, id, (queue) -> {
 			TopicKeys k = this.keys.lookupTopic(queue);
 			return new ScriptRunner.Call(DelayQueueScript.CANCEL,
-					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(), k.ghosts()),
-					List.of(id));
+					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(), k.ghosts(),
+							k.successors(), k.finished(), k.cancelled(), k.completed()),
+					List.of(id, this.history.finishedArgument(topic)));
 		}, (queue, reply) -> ScriptRunner.asLong(reply.get(0)) == 1, Boolean::booleanValue);
 	}
 
@@ -365,7 +378,8 @@ public final class JobStore {
 	 * DELAYED, RUNNING and DEAD, and O(offset + page) for READY. Offsets count jobs, so
 	 * that consecutive pages neither skip nor repeat one. A partitioned topic's pages run
 	 * through its queues one after the other, each skipped whole while the offset covers
-	 * its count in the state.
+	 * its count in the state. Kept finished jobs (COMPLETED, CANCELLED) come the most
+	 * recent first, see {@link FinishedJobPages}.
 	 * @param topic the topic
 	 * @param state the state
 	 * @param offset how many to skip
@@ -373,6 +387,9 @@ public final class JobStore {
 	 * @return the jobs
 	 */
 	public List<StoredJob> jobs(String topic, StoredJob.State state, int offset, int count) {
+		if (state == StoredJob.State.COMPLETED || state == StoredJob.State.CANCELLED) {
+			return this.finishedPages.read(topic, state, offset, count).jobs();
+		}
 		List<String> written = this.keys.lookupQueues(topic);
 		if (written.size() == 1 && this.scripts.members(this.keys.partitionSet(topic)).isEmpty()) {
 			return jobsOf(topic, topic, state, offset, count);
@@ -389,6 +406,7 @@ public final class JobStore {
 				case READY -> queue.ready();
 				case RUNNING -> queue.running();
 				case DEAD -> queue.dead();
+				case COMPLETED, CANCELLED -> throw new IllegalStateException("Kept jobs are paged apart");
 			};
 			if (skip >= size) {
 				skip -= size;
@@ -407,6 +425,7 @@ public final class JobStore {
 			case READY -> k.ready();
 			case RUNNING -> k.running();
 			case DEAD -> k.dead();
+			case COMPLETED, CANCELLED -> throw new IllegalStateException("Kept jobs are paged apart");
 		};
 		List<String> scriptKeys = List.of(source, k.jobs(), k.attempts(), k.errors(), k.delayed(), k.running(),
 				k.dead(), k.claiming(), k.ghosts());
@@ -428,6 +447,17 @@ public final class JobStore {
 			next += wanted;
 		}
 		return jobs;
+	}
+
+	/**
+	 * Count a topic's kept finished jobs of one outcome, see {@link JobHistoryPolicy}.
+	 * @param topic the topic
+	 * @param outcome {@link StoredJob.State#COMPLETED} or
+	 * {@link StoredJob.State#CANCELLED}
+	 * @return how many are kept
+	 */
+	public long keptCount(String topic, StoredJob.State outcome) {
+		return this.finishedPages.read(topic, outcome, 0, 0).total();
 	}
 
 	/**
@@ -533,21 +563,90 @@ public final class JobStore {
 	 * @param id the id
 	 * @param due {@code d<ms>} for a delay or {@code a<ms>} for an epoch time; {@code D}
 	 * and {@code A} when the sender generated the id, so that a call resent after a
-	 * reconnect is recognised as already written instead of refused as a duplicate
+	 * reconnect is recognised as already written instead of refused as a duplicate;
+	 * followed by {@code k} when a pending job of the id is to be kept, or by {@code r}
+	 * when it is to be replaced, and then the longest wait in ms since that job's first
+	 * send that a replacement may set its due time to, if any (see
+	 * {@link #due(boolean, long, boolean, char, long)})
 	 * @param tail the record's tail from {@link JobRecordCodec#encodeTail}
 	 */
 	public record EncodedJob(String id, String due, String tail) {
 
+		/**
+		 * Encode when a job is due and what a send does when its id is pending.
+		 * @param delay {@code true} for a delay, {@code false} for an epoch time
+		 * @param millis the delay or time in ms, not negative
+		 * @param generatedId whether the sender generated the id
+		 * @param ifPending what to do when the id is pending: {@code '\0'} to refuse the
+		 * job, {@code 'k'} to keep the pending one, {@code 'r'} to replace it
+		 * @param maxWaitMillis with {@code 'r'}, the longest wait since the pending job's
+		 * first send, or -1 for none
+		 * @return the due field
+		 */
+		public static String due(boolean delay, long millis, boolean generatedId, char ifPending, long maxWaitMillis) {
+			char kind = delay ? (generatedId ? 'D' : 'd') : (generatedId ? 'A' : 'a');
+			String due = kind + Long.toString(millis);
+			if (ifPending == '\0') {
+				return due;
+			}
+			return due + ifPending + ((maxWaitMillis >= 0) ? Long.toString(maxWaitMillis) : "");
+		}
+
 	}
 
 	/**
-	 * The outcome of enqueueing jobs of one topic.
+	 * The outcome of enqueueing jobs of one topic. Every job not named in one of the
+	 * lists was written as a new job.
 	 *
-	 * @param duplicates ids the topic already held, skipped
+	 * @param duplicates ids the topic already held pending, refused (their requests said
+	 * reject)
+	 * @param kept ids the topic already held pending, left as they were (their requests
+	 * said keep)
+	 * @param replaced ids the topic already held pending, replaced (their requests said
+	 * replace), or, for a running job, replaced once its delivery ends
 	 * @param delayed for each queue that got jobs in DELAYED, the earliest due time among
 	 * them: the queues a scheduler has to sweep, and no other
 	 */
-	public record EnqueueOutcome(List<String> duplicates, List<QueueDue> delayed) {
+	public record EnqueueOutcome(List<String> duplicates, List<String> kept, List<String> replaced,
+			List<QueueDue> delayed) {
+
+		/**
+		 * Read the replies of {@code enqueue.lua} for the queues of one topic.
+		 * @param queues the queues, one per reply
+		 * @param replies the replies
+		 * @return the outcome of all of them
+		 */
+		static EnqueueOutcome of(List<String> queues, List<List<Object>> replies) {
+			List<String> duplicates = new ArrayList<>(0);
+			List<String> kept = new ArrayList<>(0);
+			List<String> replaced = new ArrayList<>(0);
+			List<QueueDue> delayed = new ArrayList<>(queues.size());
+			for (int q = 0; q < queues.size(); q++) {
+				List<Object> reply = replies.get(q);
+				long earliest = ScriptRunner.asLong(reply.get(0));
+				if (earliest >= 0) {
+					delayed.add(new QueueDue(queues.get(q), earliest));
+				}
+				for (int i = 1; i < reply.size(); i++) {
+					String entry = String.valueOf(reply.get(i));
+					List<String> list = switch (entry.charAt(0)) {
+						case 'k' -> kept;
+						case 'r' -> replaced;
+						default -> duplicates;
+					};
+					list.add(entry.substring(1));
+				}
+			}
+			return new EnqueueOutcome(duplicates, kept, replaced, delayed);
+		}
+
+		/**
+		 * Tell whether every job was written as a new one.
+		 * @return {@code true} if none was refused, kept or replaced
+		 */
+		public boolean allWritten() {
+			return this.duplicates.isEmpty() && this.kept.isEmpty() && this.replaced.isEmpty();
+		}
 
 	}
 

@@ -42,6 +42,43 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	}
 
 	/**
+	 * The hash of the jobs that replace RUNNING ones: a send with
+	 * {@code IfPending.REPLACE} that finds its job running stores the new version here,
+	 * as a full record, and it takes the job's place when that delivery ends, however it
+	 * ends. Field id, value the record.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String successors() {
+		return base() + "successors";
+	}
+
+	/**
+	 * The hash of finished jobs kept for the topic's completed retention: field id, value
+	 * {@code outcome|finished ms in base 36|attempts|instance|record}, outcome {@code C}
+	 * (completed) or {@code X} (cancelled). Exists only while retention keeps a job.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String finished() {
+		return base() + "finished";
+	}
+
+	/**
+	 * The sorted set of completed jobs kept, id to the time they completed (ms).
+	 * @return the key, in the topic's hash tag
+	 */
+	public String completed() {
+		return base() + "completed";
+	}
+
+	/**
+	 * The sorted set of cancelled jobs kept, id to the time they were cancelled (ms).
+	 * @return the key, in the topic's hash tag
+	 */
+	public String cancelled() {
+		return base() + "cancelled";
+	}
+
+	/**
 	 * Return the key whose presence marks the topic as paused: listeners claim none of
 	 * its jobs while it exists.
 	 * @return the key, in the topic's hash tag

@@ -3,6 +3,8 @@ package io.github.delayqueue.support;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.delayqueue.store.JobHistoryPolicy;
+
 /**
  * The settings that govern one topic: how long a delivery may run, how many run at once,
  * how failures are retried, how long dead jobs are kept and over how many partitions its
@@ -17,10 +19,12 @@ import java.util.List;
  * @param partitions how many queues, each with its own Redis hash tag, the topic's jobs
  * are spread over: 1 to 1024
  * @param limits the topic's rate limit and global concurrency across every instance
+ * @param history what the topic keeps of its jobs' past
  * @author delayqueue contributors
  */
 public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff,
-		List<String> nonRetryable, Duration deadRetention, int partitions, TopicLimits limits) {
+		List<String> nonRetryable, Duration deadRetention, int partitions, TopicLimits limits,
+		JobHistoryPolicy history) {
 
 	/**
 	 * Create a topic policy, keeping an unmodifiable copy of the non-retryable exception
@@ -31,7 +35,8 @@ public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, Backof
 	}
 
 	/**
-	 * Create the policy of a topic without limits across instances.
+	 * Create the policy of a topic without limits across instances that keeps nothing of
+	 * its jobs' past.
 	 * @param ttr how long a delivery may run before it is delivered again
 	 * @param concurrency how many jobs a listener runs at once
 	 * @param maxAttempts deliveries in all, the first one included
@@ -42,7 +47,25 @@ public record TopicPolicy(Duration ttr, int concurrency, int maxAttempts, Backof
 	 */
 	public TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff, List<String> nonRetryable,
 			Duration deadRetention, int partitions) {
-		this(ttr, concurrency, maxAttempts, backoff, nonRetryable, deadRetention, partitions, TopicLimits.NONE);
+		this(ttr, concurrency, maxAttempts, backoff, nonRetryable, deadRetention, partitions, TopicLimits.NONE,
+				JobHistoryPolicy.OFF);
+	}
+
+	/**
+	 * Create the policy of a topic that keeps nothing of its jobs' past.
+	 * @param ttr how long a delivery may run before it is delivered again
+	 * @param concurrency how many jobs a listener runs at once
+	 * @param maxAttempts deliveries in all, the first one included
+	 * @param backoff the wait between attempts
+	 * @param nonRetryable exception class names that make a job dead at once
+	 * @param deadRetention how long dead jobs are kept
+	 * @param partitions how many queues the topic's jobs are spread over
+	 * @param limits the topic's rate limit and global concurrency across every instance
+	 */
+	public TopicPolicy(Duration ttr, int concurrency, int maxAttempts, BackoffPolicy backoff, List<String> nonRetryable,
+			Duration deadRetention, int partitions, TopicLimits limits) {
+		this(ttr, concurrency, maxAttempts, backoff, nonRetryable, deadRetention, partitions, limits,
+				JobHistoryPolicy.OFF);
 	}
 
 	/**

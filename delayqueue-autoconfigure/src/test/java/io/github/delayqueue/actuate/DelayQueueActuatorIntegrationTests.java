@@ -64,7 +64,8 @@ class DelayQueueActuatorIntegrationTests {
 					"management.endpoint.health.show-details=always",
 					"management.endpoint.delayqueue.access=unrestricted",
 					"delayqueue.topics.flaky.retry.max-attempts=2", "delayqueue.topics.flaky.retry.backoff.delay=10ms",
-					"delayqueue.topics.flaky.retry.backoff.jitter=0ms")
+					"delayqueue.topics.flaky.retry.backoff.jitter=0ms",
+					"delayqueue.topics.timed.other.completed-retention=1h")
 			.run();
 		http = new ActuatorHttp(context.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
 		delayQueue = context.getBean(DelayQueueOperations.class);
@@ -138,6 +139,31 @@ class DelayQueueActuatorIntegrationTests {
 		ActuatorHttp.Response unheard = http.get("/delayqueue/unheard.of");
 		assertThat(unheard.json().path("listeners")).isEmpty();
 		assertThat(unheard.json().path("consumers").asInt()).isZero();
+	}
+
+	@Test
+	void showsAJobItsTopicKeepsAfterItCompletedWithoutItsValues() {
+		delayQueue.send(JobRequest.builder("timed.other", "secret-kept-payload")
+			.id("kept-1")
+			.header("Authorization", "Bearer secret-token")
+			.build());
+
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(() -> assertThat(http.get("/delayqueue/timed.other/kept-1").json().path("state").asString())
+				.isEqualTo("COMPLETED"));
+
+		ActuatorHttp.Response job = http.get("/delayqueue/timed.other/kept-1");
+		assertThat(job.json().path("finishedBy").asString()).isNotEmpty();
+		assertThat(job.json().path("finishedAt").asString()).isNotEmpty();
+		assertThat(job.json().path("attempts").asInt()).isEqualTo(1);
+		assertThat(job.body()).doesNotContain("secret");
+		ActuatorHttp.Response page = http.get("/delayqueue/timed.other?state=completed");
+		assertThat(page.json().path("total").asLong()).isEqualTo(1);
+		assertThat(page.json().at("/jobs/0/id").asString()).isEqualTo("kept-1");
+		delayQueue.send(JobRequest.builder("timed.listed", "not kept").id("unkept-1").build());
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> context.getBean(TimedJobs.class).handled.contains("not kept")
+					&& http.get("/delayqueue/timed.listed/unkept-1").status() == 404);
 	}
 
 	@Test
@@ -383,7 +409,7 @@ class DelayQueueActuatorIntegrationTests {
 
 		assertThat(state.status()).isEqualTo(400);
 		assertThat(state.json().path("message").asString()).contains("'gone'")
-			.contains("delayed, ready, running or dead");
+			.contains("delayed, ready, running, dead, completed or cancelled");
 		assertThat(count.status()).isEqualTo(400);
 		assertThat(count.json().path("message").asString()).contains("count 1 to 1000");
 	}
@@ -486,8 +512,11 @@ class DelayQueueActuatorIntegrationTests {
 				k.jobs(), k.attempts(), k.claimReceipt("test"), k.ghosts()), "", "100", "60000",
 				String.valueOf(System.nanoTime()));
 		for (int i = 1; i + 2 < claimed.size(); i += 3) {
-			scripts.run(DelayQueueScript.BURY, List.of(k.running(), k.dead(), k.attempts(), k.errors()),
-					(String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "failed for the test");
+			scripts.run(DelayQueueScript.BURY,
+					List.of(k.running(), k.dead(), k.attempts(), k.errors(), k.jobs(), k.delayed(), k.ready(),
+							k.successors()),
+					(String) claimed.get(i), String.valueOf(claimed.get(i + 1)), "failed for the test", "-1", "",
+					topic);
 		}
 	}
 

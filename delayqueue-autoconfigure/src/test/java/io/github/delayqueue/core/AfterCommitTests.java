@@ -180,6 +180,27 @@ class AfterCommitTests {
 			});
 	}
 
+	@Test
+	void reportsDeferredJobsOfABatchAndLogsARefusalAmongThemAfterTheCommit(CapturedOutput output) {
+		this.runner.run((context) -> {
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			queue.send(JobRequest.builder("orders.timeout", "first").id("order-5").build());
+			List<SendResult> results = transaction(context).execute((status) -> {
+				insertOrder(context, 5);
+				return queue.sendAllWithResults(
+						List.of(JobRequest.builder("orders.timeout", "second").id("order-5").afterCommit().build(),
+								JobRequest.builder("orders.timeout", "third").id("order-6").afterCommit().build()));
+			});
+			assertThat(results).extracting(SendResult::outcome)
+				.containsExactly(SendResult.Outcome.DEFERRED, SendResult.Outcome.DEFERRED);
+			assertThat(queue.find("orders.timeout", "order-5")).map(JobInfo::payloadJson).contains("\"first\"");
+			assertThat(queue.find("orders.timeout", "order-6")).map(JobInfo::payloadJson).contains("\"third\"");
+			assertThat(output).contains("failed after the commit")
+				.contains("DuplicateJobException")
+				.contains("order-5");
+		});
+	}
+
 	private static TransactionTemplate transaction(AssertableApplicationContext context) {
 		return context.getBean(TransactionTemplate.class);
 	}

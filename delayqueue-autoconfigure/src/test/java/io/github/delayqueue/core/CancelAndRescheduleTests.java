@@ -322,9 +322,8 @@ class CancelAndRescheduleTests {
 	private void sweep(String topic) {
 		TopicKeys k = this.fixture.keys().topic(topic);
 		this.fixture.scripts()
-			.run(DelayQueueScript.SWEEP,
-					List.of(k.delayed(), k.ready(), k.running(), k.dead(), k.jobs(), k.attempts(), k.errors()), "1000",
-					"5");
+			.run(DelayQueueScript.SWEEP, List.of(k.delayed(), k.ready(), k.running(), k.dead(), k.jobs(), k.attempts(),
+					k.errors(), k.successors()), "1000", "5");
 	}
 
 	private Map<String, String> ghosts(String topic) {

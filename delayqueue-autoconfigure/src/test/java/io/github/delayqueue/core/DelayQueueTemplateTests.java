@@ -478,7 +478,10 @@ class DelayQueueTemplateTests {
 	private void bury(String topic, String id, String attempt, String error) {
 		TopicKeys k = this.fixture.keys().topic(topic);
 		assertThat(this.fixture.scripts()
-			.run(DelayQueueScript.BURY, List.of(k.running(), k.dead(), k.attempts(), k.errors()), id, attempt, error)
+			.run(DelayQueueScript.BURY,
+					List.of(k.running(), k.dead(), k.attempts(), k.errors(), k.jobs(), k.delayed(), k.ready(),
+							k.successors()),
+					id, attempt, error, "-1", "", topic)
 			.get(0)).isEqualTo(1L);
 	}
 

@@ -10,9 +10,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.NonRetryableJobException;
+import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import jakarta.servlet.Filter;
@@ -162,6 +164,40 @@ class DashboardBrowserTests {
 		await().atMost(PATIENCE)
 			.untilAsserted(() -> assertThat(this.browser.text("#notice")).contains("Job order-7 was cancelled"));
 		assertThat(queue.find("orders.timeout", "order-7")).isEmpty();
+	}
+
+	@Test
+	void keptFinishedJobsShowInTheirTopicAndTheirJobViewWithTheirHostHidden() throws Exception {
+		String page = start("delayqueue.topics.orders.confirm.completed-retention=1h");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		queue.send(JobRequest.builder("orders.confirm", new Order(1, "EUR")).id("confirm-1").build());
+		queue.send(JobRequest.builder("orders.confirm", new Order(2, "EUR"))
+			.id("confirm-2")
+			.delay(Duration.ofHours(1))
+			.build());
+		queue.cancel("orders.confirm", "confirm-2");
+		await().atMost(PATIENCE)
+			.until(() -> queue.find("orders.confirm", "confirm-1")
+				.map(JobInfo::state)
+				.orElse(null) == JobState.COMPLETED);
+
+		this.browser.open(page + "#/topics/orders.confirm?state=completed");
+		await().atMost(PATIENCE).untilAsserted(() -> {
+			assertThat(this.browser.all("#jobs tr[data-job='confirm-1']")).hasSize(1);
+			assertThat(this.browser.text("a[data-tab='completed'] .tab-count")).isEqualTo("1");
+		});
+		assertThat(this.browser.text("#jobs thead")).containsIgnoringCase("Finished");
+		this.browser.screenshot("dashboard-topic-completed");
+		this.browser.open(page + "#/topics/orders.confirm?state=cancelled");
+		await().atMost(PATIENCE)
+			.untilAsserted(() -> assertThat(this.browser.all("#jobs tr[data-job='confirm-2']")).hasSize(1));
+		this.browser.open(page + "#/topics/orders.confirm/jobs/confirm-1");
+		await().atMost(PATIENCE)
+			.untilAsserted(() -> assertThat(this.browser.text("#job-state")).isEqualTo("completed"));
+		assertThat(this.browser.text("#job-finished")).isNotEmpty();
+		assertThat(this.browser.text("#job-finished-by")).startsWith(JobInfo.HIDDEN + ":")
+			.doesNotContain(ListenerPresence.hostName());
+		this.browser.screenshot("dashboard-job-completed");
 	}
 
 	@Test

@@ -74,7 +74,7 @@ class ScriptRunnerTests {
 		List<List<Object>> replies = scripts.runPipelined(List.of(enqueueCall(TopicKeys.of("dq", "a"), "a1"),
 				enqueueCall(TopicKeys.of("dq", "b"), "b1"), enqueueCall(TopicKeys.of("dq", "a"), "a1")));
 
-		assertThat(replies).containsExactly(List.of(-1L), List.of(-1L), List.of(-1L, "a1"));
+		assertThat(replies).containsExactly(List.of(-1L), List.of(-1L), List.of(-1L, "!a1"));
 		assertThat(factory.connections.get()).isEqualTo(before);
 	}
 

@@ -4,22 +4,33 @@
 -- claim.lua drops it when it comes up. Ghost invariant: for every id, the entries of the
 -- ready and claiming lists number 1 if the job is READY, else 0, plus ghosts[id]; the
 -- empty field ghosts[''] holds the sum of all ghosts[id] (no job id is empty).
+-- A RUNNING job's successor (see take_over in prelude.lua) is pending too: cancelling the job
+-- removes it, and the delivery under way goes on. With the topic's completed retention on,
+-- a cancelled job is kept as cancelled (see keep_finished in prelude.lua).
 -- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] running, KEYS[4] dead, KEYS[5] attempts,
--- KEYS[6] errors, KEYS[7] ghosts (hash id -> ghost entries, '' -> their total)
--- ARGV[1] id
--- Returns 1 if cancelled, 0 if the job was gone, running or dead
+-- KEYS[6] errors, KEYS[7] ghosts (hash id -> ghost entries, '' -> their total),
+-- KEYS[8] successors, KEYS[9] finished, KEYS[10] cancelled, KEYS[11] completed
+-- ARGV[1] id, ARGV[2] the retention argument of keep_finished ('' when off)
+-- Returns 1 if cancelled, 0 if the job was gone, dead or running without a successor
 -- O(1) and O(log N) commands only.
 local id = ARGV[1]
 if redis.call('HEXISTS', KEYS[1], id) == 0 then
   return 0
 end
 if redis.call('ZREM', KEYS[2], id) == 0 then
-  if redis.call('ZSCORE', KEYS[3], id) or redis.call('ZSCORE', KEYS[4], id) then
+  if redis.call('ZSCORE', KEYS[3], id) then
+    return redis.call('HDEL', KEYS[8], id)
+  end
+  if redis.call('ZSCORE', KEYS[4], id) then
     return 0
   end
   -- READY: its entry in the ready or claiming list becomes a ghost.
   redis.call('HINCRBY', KEYS[7], id, 1)
   redis.call('HINCRBY', KEYS[7], '', 1)
+end
+if ARGV[2] ~= '' then
+  keep_finished({finished = KEYS[9], set = KEYS[10], other = KEYS[11]}, ARGV[2], 'X', {id},
+    {redis.call('HGET', KEYS[1], id)}, {redis.call('HGET', KEYS[5], id)}, redis_now())
 end
 redis.call('HDEL', KEYS[1], id)
 redis.call('HDEL', KEYS[5], id)

@@ -1,12 +1,19 @@
 -- find: reads one job and works out its state. Not a transition.
--- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] running, KEYS[4] dead, KEYS[5] attempts, KEYS[6] errors
+-- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] running, KEYS[4] dead, KEYS[5] attempts, KEYS[6] errors,
+-- KEYS[7] finished (see keep_finished in prelude.lua)
 -- ARGV[1] id
--- Returns {} when the job is gone, else {record, state, attempts, last error or '',
--- time of death (the dead set's score) or ''}
+-- Returns {} when the job is gone and not kept, else {record, state, attempts, last error or
+-- '', time of death (the dead set's score) or ''}, and for a kept finished job (state
+-- COMPLETED or CANCELLED) also {finished ms, instance}
 local id = ARGV[1]
 local record = redis.call('HGET', KEYS[1], id)
 if not record then
-  return {}
+  local kept = redis.call('HGET', KEYS[7], id)
+  if not kept then
+    return {}
+  end
+  local outcome, at, attempts, by, rest = string.match(kept, '^(%a)|(%w+)|(%d+)|([^|]*)|(.*)$')
+  return {rest, (outcome == 'X') and 'CANCELLED' or 'COMPLETED', tonumber(attempts), '', '', tonumber(at, 36), by}
 end
 local state = 'READY'
 local died = ''

@@ -34,3 +34,85 @@ local function base36(n)
   return string.char(base36_digit(a), base36_digit(b), base36_digit(c), base36_digit(d), base36_digit(e),
     base36_digit(f), base36_digit(g), base36_digit(h))
 end
+-- Successors: a send with IfPending.REPLACE that finds its job RUNNING cannot change the
+-- delivery in progress; it keeps the new version, a whole record, in the successors hash.
+-- Whichever script ends that delivery (ack, retry, bury, release, or the sweep when its
+-- time to run elapses) calls take_over, and the new version becomes the job, DELAYED or
+-- READY by its own due time, with no attempts and no error yet. So a successor exists only
+-- for a RUNNING job, and a replacement is never lost to a delivery that was already under
+-- way. k holds the topic's key names (from KEYS): jobs, delayed, ready, attempts, errors,
+-- successors. The wake channel is published when the new version is the earliest delayed
+-- job. Returns its due time in ms, or nil if the job had no successor.
+local function take_over(k, id, now, channel, queue)
+  local record = redis.call('HGET', k.successors, id)
+  if not record then
+    return nil
+  end
+  redis.call('HDEL', k.successors, id)
+  redis.call('HSET', k.jobs, id, record)
+  redis.call('HDEL', k.attempts, id)
+  redis.call('HDEL', k.errors, id)
+  local due = tonumber(string.match(record, '^%w+|(%w+)|') or '', 36) or now
+  if due <= now then
+    redis.call('LPUSH', k.ready, id)
+    return now
+  end
+  local head = redis.call('ZRANGE', k.delayed, 0, 0, 'WITHSCORES')
+  redis.call('ZADD', k.delayed, due, id)
+  if channel and channel ~= '' and (#head == 0 or due < tonumber(head[2])) then
+    redis.call('PUBLISH', channel, queue)
+  end
+  return due
+end
+-- Finished jobs kept: with the topic's completed retention on, a job that completes (ack)
+-- or is cancelled leaves its record in the finished hash (id -> outcome|finished ms in
+-- base 36|attempts|instance|record; outcome C completed, X cancelled) and its id in the
+-- completed or cancelled sorted set (by finished ms), for find and the pages of recently
+-- finished jobs. A kept job is not pending: a send with its id writes a new job, and its
+-- own end overwrites what was kept. Each call drops what its retention passed (up to a
+-- thousand) and the oldest beyond the count cap; the keys expire with the retention, so
+-- a topic where nothing finishes any more keeps nothing for longer.
+-- k: finished (hash), set (the outcome's sorted set), other (the other outcome's, from
+-- which the ids are removed: an id is kept with its last end only); spec: the script's retention
+-- argument 'keep ms:most jobs:instance', '' when off; outcome 'C' or 'X'; ids, records
+-- and attempts side by side (a missing record is skipped).
+local function keep_finished(k, spec, outcome, ids, records, attempts, now)
+  local keep, most, by = string.match(spec, '^(%d+):(%d+):(.*)$')
+  keep, most = tonumber(keep), tonumber(most)
+  local scored, kept = {}, {}
+  local at = base36(now)
+  for i, id in ipairs(ids) do
+    if records[i] then
+      scored[#scored + 1] = now
+      scored[#scored + 1] = id
+      kept[#kept + 1] = id
+      kept[#kept + 1] = outcome .. '|' .. at .. '|' .. (tonumber(attempts[i]) or 0) .. '|' .. by .. '|' .. records[i]
+    end
+  end
+  if #scored == 0 then
+    return
+  end
+  redis.call('ZADD', k.set, unpack(scored))
+  if redis.call('EXISTS', k.other) == 1 then
+    local ended = {}
+    for i = 2, #scored, 2 do
+      ended[#ended + 1] = scored[i]
+    end
+    redis.call('ZREM', k.other, unpack(ended))
+  end
+  redis.call('HSET', k.finished, unpack(kept))
+  local old = redis.call('ZRANGEBYSCORE', k.set, '-inf', now - keep, 'LIMIT', 0, 1000)
+  local over = redis.call('ZCARD', k.set) - #old - most
+  if over > 0 then
+    local oldest = redis.call('ZRANGE', k.set, #old, #old + over - 1)
+    for _, id in ipairs(oldest) do
+      old[#old + 1] = id
+    end
+  end
+  if #old > 0 then
+    redis.call('ZREM', k.set, unpack(old))
+    redis.call('HDEL', k.finished, unpack(old))
+  end
+  redis.call('PEXPIRE', k.set, keep)
+  redis.call('PEXPIRE', k.finished, keep)
+end

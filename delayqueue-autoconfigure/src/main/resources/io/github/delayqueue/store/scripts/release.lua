@@ -3,14 +3,21 @@
 -- consuming end of the ready list so another consumer takes it at once.
 -- Ghosts (see claim.lua): the job was RUNNING, so it had no entry in the ready list; its
 -- one new entry keeps the ghost invariant.
--- KEYS[1] running, KEYS[2] ready, KEYS[3] attempts
--- ARGV[1] id, ARGV[2] attempt
--- Returns 1 if released, 0 if fenced
+-- A job with a successor (see take_over in prelude.lua) is not released: its new version
+-- takes its place.
+-- KEYS[1] running, KEYS[2] ready, KEYS[3] attempts, KEYS[4] jobs, KEYS[5] delayed,
+-- KEYS[6] errors, KEYS[7] successors
+-- ARGV[1] id, ARGV[2] attempt, ARGV[3] wake channel, ARGV[4] queue
+-- Returns 1 if released (or replaced by its successor), 0 if fenced
 local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) or redis.call('HGET', KEYS[3], id) ~= ARGV[2] then
   return 0
 end
 redis.call('ZREM', KEYS[1], id)
+if redis.call('HEXISTS', KEYS[7], id) == 1 and take_over({jobs = KEYS[4], delayed = KEYS[5], ready = KEYS[2],
+  attempts = KEYS[3], errors = KEYS[6], successors = KEYS[7]}, id, redis_now(), ARGV[3], ARGV[4]) then
+  return 1
+end
 if redis.call('HINCRBY', KEYS[3], id, -1) <= 0 then
   redis.call('HDEL', KEYS[3], id)
 end

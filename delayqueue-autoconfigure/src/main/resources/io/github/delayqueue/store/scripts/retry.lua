@@ -6,7 +6,10 @@
 -- A fenced delivery whose deadline is still ahead was retried by this very call's first run,
 -- sent again after its reply was lost (see ack.lua): it counts as scheduled, at the due time
 -- that run wrote.
--- KEYS[1] running, KEYS[2] delayed, KEYS[3] ready, KEYS[4] jobs, KEYS[5] attempts, KEYS[6] errors
+-- A job with a successor (see take_over in prelude.lua) is not retried: its new version takes
+-- its place, due at its own time.
+-- KEYS[1] running, KEYS[2] delayed, KEYS[3] ready, KEYS[4] jobs, KEYS[5] attempts, KEYS[6] errors,
+-- KEYS[7] successors
 -- ARGV[1] id, ARGV[2] attempt, ARGV[3] backoff ms, ARGV[4] error, ARGV[5] wake channel, ARGV[6] queue,
 -- ARGV[7] the delivery's deadline ms as the claim set it (optional), ARGV[8] '1' to give the
 -- delivery's attempt back (the job was refused for a while, it did not fail; optional)
@@ -28,6 +31,11 @@ if not record then
   return {0, -1}
 end
 local now = redis_now()
+local successor = take_over({jobs = KEYS[4], delayed = KEYS[2], ready = KEYS[3], attempts = KEYS[5],
+  errors = KEYS[6], successors = KEYS[7]}, id, now, ARGV[5], ARGV[6])
+if successor then
+  return {1, successor}
+end
 local delay = tonumber(ARGV[3])
 local due = now + delay
 local created, rest = string.match(record, '^(%w+)|%w+|(.*)$')

@@ -10,9 +10,11 @@
 -- holds something.
 -- Ghosts (see claim.lua): ids are pushed on the ready list only for jobs that become READY
 -- here (DELAYED or RUNNING before), which keeps the ghost invariant.
+-- An expired delivery of a job with a successor (see take_over in prelude.lua) is neither
+-- requeued nor dead: its new version takes its place, and counts as requeued.
 -- KEYS[1] delayed (zset id -> due ms), KEYS[2] ready (list), KEYS[3] running (zset id ->
 -- deadline ms), KEYS[4] dead (zset id -> ms), KEYS[5] jobs, KEYS[6] attempts (hash id ->
--- deliveries), KEYS[7] errors (hash id -> text)
+-- deliveries), KEYS[7] errors (hash id -> text), KEYS[8] successors
 -- ARGV[1] most jobs to move per transition, ARGV[2] topic's max attempts
 -- Returns {promoted, next due ms or -1, requeued, dead, vanished, next deadline ms or -1,
 -- now ms or -1 when both sets were empty, microseconds past now's millisecond, then the ids
@@ -52,10 +54,16 @@ for i = 1, #promote, 500 do
   redis.call('ZREM', KEYS[1], unpack(promote, i, last))
   redis.call('LPUSH', KEYS[2], unpack(promote, i, last))
 end
-local nextDue = earliest(KEYS[1], delayedHead, #promote)
 
 local expired = due(KEYS[3], runningHead)
 local requeued, dead, vanished = 0, 0, 0
+-- Successors make delayed jobs too: the next due time is read after them.
+local tookOver = 0
+local k
+if #expired > 0 and redis.call('EXISTS', KEYS[8]) == 1 then
+  k = {jobs = KEYS[5], delayed = KEYS[1], ready = KEYS[2], attempts = KEYS[6], errors = KEYS[7],
+    successors = KEYS[8]}
+end
 local deadIds = {}
 for _, id in ipairs(expired) do
   redis.call('ZREM', KEYS[3], id)
@@ -63,7 +71,13 @@ for _, id in ipairs(expired) do
   if not record then
     redis.call('HDEL', KEYS[6], id)
     redis.call('HDEL', KEYS[7], id)
+    if k then
+      redis.call('HDEL', KEYS[8], id)
+    end
     vanished = vanished + 1
+  elseif k and take_over(k, id, now) then
+    requeued = requeued + 1
+    tookOver = tookOver + 1
   else
     local attempts = tonumber(redis.call('HGET', KEYS[6], id)) or 0
     local max = tonumber(string.match(record, '^%w+|%w+|%d*|(%d*)|')) or tonumber(ARGV[2])
@@ -79,6 +93,7 @@ for _, id in ipairs(expired) do
     end
   end
 end
+local nextDue = earliest(KEYS[1], delayedHead, #promote + tookOver)
 local nextDeadline = earliest(KEYS[3], runningHead, #expired)
 
 local out = {#promote, nextDue, requeued, dead, vanished, nextDeadline, now, micros}

@@ -128,9 +128,9 @@ final class RawRedisLimits {
 			long start = System.nanoTime();
 			long moved;
 			do {
-				moved = (Long) ((List<?>) connection.call("EVALSHA", sweep, "7", BASE + "delayed", BASE + "ready",
-						BASE + "running", BASE + "dead", BASE + "jobs", BASE + "attempts", BASE + "errors", "1000",
-						"5"))
+				moved = (Long) ((List<?>) connection.call("EVALSHA", sweep, "8", BASE + "delayed", BASE + "ready",
+						BASE + "running", BASE + "dead", BASE + "jobs", BASE + "attempts", BASE + "errors",
+						BASE + "successors", "1000", "5"))
 					.get(0);
 			}
 			while (moved > 0);
@@ -142,11 +142,13 @@ final class RawRedisLimits {
 				if (reply.size() <= 1) {
 					throw new IllegalStateException("Raw drain found no ready job after " + done);
 				}
-				List<String> ackCall = new ArrayList<>(List.of("EVALSHA", ack, "4", BASE + "running", BASE + "jobs",
-						BASE + "attempts", BASE + "errors"));
+				List<String> ackCall = new ArrayList<>(
+						List.of("EVALSHA", ack, "7", BASE + "running", BASE + "jobs", BASE + "attempts",
+								BASE + "errors", BASE + "delayed", BASE + "ready", BASE + "successors", "", TOPIC, ""));
 				for (int i = 1; i + 2 < reply.size(); i += 3) {
 					ackCall.add((String) reply.get(i));
 					ackCall.add(String.valueOf(reply.get(i + 1)));
+					ackCall.add("-1");
 				}
 				connection.call(ackCall.toArray(String[]::new));
 				done += (reply.size() - 1) / 3;

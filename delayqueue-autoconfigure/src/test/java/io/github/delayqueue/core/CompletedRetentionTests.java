@@ -1,0 +1,280 @@
+package io.github.delayqueue.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.store.JobHistory;
+import io.github.delayqueue.store.JobHistoryPolicy;
+import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.TopicKeys;
+import io.github.delayqueue.test.DelayQueueFixture;
+import io.github.delayqueue.test.PartitionIds;
+import io.github.delayqueue.test.RedisExtension;
+import io.github.delayqueue.test.RedisTestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.data.redis.core.script.RedisScript;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Finished jobs kept for a while: a topic with a completed retention keeps each job it
+ * completes or cancels, findable by id as COMPLETED or CANCELLED with the time and the
+ * instance that finished it, bounded by time and by count; a topic without one keeps
+ * nothing.
+ */
+@ExtendWith(RedisExtension.class)
+class CompletedRetentionTests {
+
+	private static final String TOPIC = "receipts";
+
+	private static final String INSTANCE = "host-a:42";
+
+	private DelayQueueFixture fixture;
+
+	private DelayQueueKeys keys;
+
+	private DelayQueueTemplate template;
+
+	private DefaultDelayQueueAdmin admin;
+
+	private JobClaims claims;
+
+	@BeforeEach
+	void setUp(RedisTestServer server) {
+		server.flushAll();
+		this.fixture = new DelayQueueFixture(server);
+		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofHours(1), 100));
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.fixture.close();
+	}
+
+	@Test
+	void keepsNothingWhenRetentionIsOff() {
+		use(this.fixture.keys(), JobHistoryPolicy.OFF);
+		send("done");
+		finish(claim());
+		send("cancelled");
+		this.template.cancel(TOPIC, "cancelled");
+
+		assertThat(this.template.find(TOPIC, "done")).isEmpty();
+		assertThat(this.template.find(TOPIC, "cancelled")).isEmpty();
+		TopicKeys k = this.keys.topic(TOPIC);
+		assertThat(this.fixture.redis().countExistingKeys(List.of(k.finished(), k.completed(), k.cancelled())))
+			.isZero();
+	}
+
+	@Test
+	void keepsACompletedJobFindableWithItsAttemptsTimesAndTheInstanceThatRanIt() {
+		this.template.send(JobRequest.builder(TOPIC, "receipt").id("order-1").header("tenant", "t1").build());
+		ClaimedJob delivery = claim();
+		long beforeAck = this.fixture.redisTimeMillis();
+
+		finish(delivery);
+
+		JobInfo kept = find("order-1");
+		assertThat(kept.state()).isEqualTo(JobState.COMPLETED);
+		assertThat(kept.attempts()).isEqualTo(1);
+		assertThat(kept.payloadJson()).isEqualTo("\"receipt\"");
+		assertThat(kept.headers()).containsExactly(Map.entry("tenant", "t1"));
+		assertThat(kept.finishedBy()).isEqualTo(INSTANCE);
+		assertThat(kept.finishedAt()).isBetween(Instant.ofEpochMilli(beforeAck),
+				Instant.ofEpochMilli(this.fixture.redisTimeMillis()));
+		assertThat(kept.createdAt()).isBeforeOrEqualTo(kept.finishedAt());
+		assertThat(this.fixture.admin().findInAnyTopic("order-1")).contains(kept);
+	}
+
+	@Test
+	void keepsACancelledJobAsCancelled() {
+		send("order-1");
+
+		assertThat(this.template.cancel(TOPIC, "order-1")).isTrue();
+
+		JobInfo kept = find("order-1");
+		assertThat(kept.state()).isEqualTo(JobState.CANCELLED);
+		assertThat(kept.finishedBy()).isEqualTo(INSTANCE);
+		assertThat(this.admin.countKept(TOPIC, JobState.CANCELLED)).isEqualTo(1);
+		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).isZero();
+		assertThat(this.template.cancel(TOPIC, "order-1")).as("a kept job is no longer pending").isFalse();
+	}
+
+	@Test
+	void aKeptIdIsNotPendingSoASendWritesANewJobThatReplacesWhatWasKeptWhenItEnds() {
+		send("order-1");
+		finish(claim());
+
+		send("order-1");
+
+		assertThat(find("order-1").state()).isEqualTo(JobState.READY);
+		this.template.cancel(TOPIC, "order-1");
+		assertThat(find("order-1").state()).isEqualTo(JobState.CANCELLED);
+		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).as("an id is kept with its last end only").isZero();
+	}
+
+	@Test
+	void keepsAtMostTheCountCapDroppingTheOldestFirst() {
+		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofHours(1), 3));
+		for (int i = 1; i <= 5; i++) {
+			send("order-" + i);
+			finish(claim());
+		}
+
+		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).isEqualTo(3);
+		assertThat(this.template.find(TOPIC, "order-1")).isEmpty();
+		assertThat(this.template.find(TOPIC, "order-2")).isEmpty();
+		assertThat(this.admin.jobs(TOPIC, JobState.COMPLETED, 0, 10)).extracting(JobInfo::id)
+			.containsExactlyInAnyOrder("order-3", "order-4", "order-5");
+		assertThat(this.fixture.redis().opsForHash().size(this.keys.topic(TOPIC).finished())).isEqualTo(3);
+	}
+
+	@Test
+	void dropsKeptJobsPastTheirRetentionWhileOthersFinish() {
+		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofMillis(300), 1000));
+		send("first");
+		finish(claim());
+		int[] next = { 0 };
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			send("next-" + next[0]);
+			finish(claim());
+			next[0]++;
+			return this.template.find(TOPIC, "first").isEmpty();
+		});
+
+		assertThat(find("next-" + (next[0] - 1)).state()).isEqualTo(JobState.COMPLETED);
+		assertThat(this.fixture.redis().opsForHash().hasKey(this.keys.topic(TOPIC).finished(), "first")).isFalse();
+	}
+
+	@Test
+	void forgetsEverythingKeptOnceNothingFinishesForTheRetention() {
+		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofMillis(300), 1000));
+		send("order-1");
+		finish(claim());
+		assertThat(find("order-1").state()).isEqualTo(JobState.COMPLETED);
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.template.find(TOPIC, "order-1").isEmpty());
+
+		TopicKeys k = this.keys.topic(TOPIC);
+		assertThat(this.fixture.redis().countExistingKeys(List.of(k.finished(), k.completed()))).isZero();
+	}
+
+	@Test
+	void pagesKeptJobsOfAPartitionedTopicTheMostRecentFirst() {
+		DelayQueueKeys partitioned = new DelayQueueKeys(DelayQueueFixture.PREFIX, (topic) -> 4);
+		use(partitioned, new JobHistoryPolicy(Duration.ofHours(1), 100));
+		List<String> ids = PartitionIds.onePerPartition(partitioned, TOPIC, 4);
+		for (String id : ids) {
+			send(id);
+			String queue = partitioned.queueOf(TOPIC, id);
+			List<ClaimedJob> jobs = this.claims.claim(queue, null, 1, Duration.ofMinutes(1)).jobs();
+			assertThat(this.claims.ack(queue, jobs)).containsExactly(true);
+		}
+
+		List<JobInfo> page = this.admin.jobs(TOPIC, JobState.COMPLETED, 0, 10);
+
+		assertThat(page).extracting(JobInfo::id).containsExactlyInAnyOrderElementsOf(ids);
+		assertThat(page).extracting(JobInfo::finishedAt).isSortedAccordingTo(Comparator.reverseOrder());
+		assertThat(this.admin.jobs(TOPIC, JobState.COMPLETED, 1, 2)).isEqualTo(page.subList(1, 3));
+		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).isEqualTo(4);
+		assertThat(find(ids.get(3)).state()).isEqualTo(JobState.COMPLETED);
+	}
+
+	@Test
+	void hidesAKeptJobsValuesAndHostButNotWhenItFinished() {
+		this.template.send(JobRequest.builder(TOPIC, "secret").id("order-1").header("token", "t0ken").build());
+		finish(claim());
+
+		JobInfo hidden = find("order-1").withoutValues();
+
+		assertThat(hidden.payloadJson()).isEqualTo(JobInfo.HIDDEN);
+		assertThat(hidden.headers()).containsExactly(Map.entry("token", JobInfo.HIDDEN));
+		assertThat(hidden.state()).isEqualTo(JobState.COMPLETED);
+		assertThat(hidden.finishedAt()).isNotNull();
+		assertThat(hidden.finishedBy()).isEqualTo(JobInfo.HIDDEN + ":42");
+	}
+
+	@Test
+	void aKeptJobTakesAboutTheMemoryOfAPendingOne() {
+		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofHours(1), 10_000));
+		int jobs = 1000;
+		String payload = "x".repeat(100);
+		List<JobRequest> pending = new ArrayList<>();
+		List<JobRequest> finishing = new ArrayList<>();
+		for (int i = 0; i < jobs; i++) {
+			pending.add(JobRequest.builder("pending.jobs", payload)
+				.id("order-" + (100_000 + i))
+				.delay(Duration.ofHours(1))
+				.build());
+			finishing.add(JobRequest.builder(TOPIC, payload).id("order-" + (100_000 + i)).build());
+		}
+		this.template.sendAll(pending);
+		this.template.sendAll(finishing);
+		for (int done = 0; done < jobs;) {
+			List<ClaimedJob> claimed = this.claims.claim(TOPIC, null, 500, Duration.ofMinutes(1)).jobs();
+			this.claims.ack(TOPIC, claimed);
+			done += claimed.size();
+		}
+
+		TopicKeys p = this.keys.topic("pending.jobs");
+		TopicKeys k = this.keys.topic(TOPIC);
+		long pendingBytes = (memoryUsage(p.jobs()) + memoryUsage(p.delayed())) / jobs;
+		long keptBytes = (memoryUsage(k.finished()) + memoryUsage(k.completed())) / jobs;
+		System.out.println("Bytes per delayed job: " + pendingBytes + ", per kept completed job: " + keptBytes);
+		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).isEqualTo(jobs);
+		assertThat(keptBytes).isLessThan(pendingBytes * 6 / 5);
+	}
+
+	private long memoryUsage(String key) {
+		Long bytes = this.fixture.redis()
+			.execute(RedisScript.of("return redis.call('MEMORY', 'USAGE', KEYS[1], 'SAMPLES', '0')", Long.class),
+					List.of(key));
+		return (bytes != null) ? bytes : 0;
+	}
+
+	private void use(DelayQueueKeys keys, JobHistoryPolicy policy) {
+		this.keys = keys;
+		JobHistory history = new JobHistory((topic) -> policy, INSTANCE);
+		JobStore store = new JobStore(this.fixture.scripts(), keys, this.fixture.codec());
+		store.setJobHistory(history);
+		this.template = new DelayQueueTemplate(store, this.fixture.codec(), this.fixture.jsonMapper());
+		this.admin = new DefaultDelayQueueAdmin(store);
+		this.claims = new JobClaims(this.fixture.scripts(), keys);
+		this.claims.setJobHistory(history);
+	}
+
+	private void send(String id) {
+		this.template.send(JobRequest.builder(TOPIC, "payload of " + id).id(id).build());
+	}
+
+	private ClaimedJob claim() {
+		List<ClaimedJob> jobs = this.claims.claim(TOPIC, null, 1, Duration.ofMinutes(1)).jobs();
+		assertThat(jobs).hasSize(1);
+		return jobs.get(0);
+	}
+
+	private void finish(ClaimedJob delivery) {
+		assertThat(this.claims.ack(TOPIC, List.of(delivery))).containsExactly(true);
+	}
+
+	private JobInfo find(String id) {
+		Optional<JobInfo> job = this.template.find(TOPIC, id);
+		assertThat(job).as("job %s", id).isPresent();
+		return job.get();
+	}
+
+}
