@@ -7,6 +7,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.store.RedisOutageLog;
 import io.github.delayqueue.store.ReconnectBackoff;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -173,9 +174,13 @@ public final class ScheduleLoop implements SmartLifecycle {
 			}
 			catch (RuntimeException ex) {
 				failures++;
-				if (failures == 1) {
-					logger.warn("Recurring schedules cannot reach Redis; retrying", ex);
-				}
+				RedisOutageLog.failed(logger, "Recurring schedules", "decide ticks", failures, ex);
+				// The reload that failed was taken off the request; ask for it again so
+				// that
+				// the schedules are read as soon as Redis answers, and a pass that
+				// succeeds
+				// has talked to Redis before it says Redis is back.
+				this.reloadRequested.set(true);
 				pause(ReconnectBackoff.delay(failures).toNanos());
 			}
 		}

@@ -55,7 +55,7 @@ class OperatorLogTests {
 				await().atMost(Duration.ofSeconds(15))
 					.during(Duration.ofSeconds(10))
 					.untilAsserted(
-							() -> assertThat(ours(output.getAll().substring(before))).hasSizeLessThanOrEqualTo(5));
+							() -> assertThat(ours(output.getAll().substring(before))).hasSizeLessThanOrEqualTo(6));
 				List<String> ours = ours(output.getAll().substring(before));
 				assertThat(ours).allMatch((line) -> RECORD.matcher(line).find());
 				assertThat(ours)
@@ -64,6 +64,9 @@ class OperatorLogTests {
 					.satisfies((line) -> assertThat(line).contains("Connection refused", "retrying in the background"));
 				assertThat(ours).filteredOn((line) -> line.contains("Listener 'mail' cannot reach Redis")).hasSize(1);
 				assertThat(ours).filteredOn((line) -> line.contains("scheduler cannot reach Redis")).hasSize(1);
+				assertThat(ours).filteredOn((line) -> line.contains("Recurring schedules cannot reach Redis"))
+					.hasSize(1);
+				assertThat(ours).noneMatch((line) -> line.contains("reachable again"));
 			}
 		}
 	}
