@@ -144,8 +144,11 @@ final class CancelLatency {
 	}
 
 	private static Object cancelNow(RespConnection connection, String sha, String id) {
-		return connection.call("EVALSHA", sha, "7", BASE + "jobs", BASE + "delayed", BASE + "running", BASE + "dead",
-				BASE + "attempts", BASE + "errors", BASE + "ghosts", id);
+		// Completed retention off: the empty retention argument, as the starter passes
+		// it.
+		return connection.call("EVALSHA", sha, "11", BASE + "jobs", BASE + "delayed", BASE + "running", BASE + "dead",
+				BASE + "attempts", BASE + "errors", BASE + "ghosts", BASE + "successors", BASE + "finished",
+				BASE + "cancelled", BASE + "completed", id, "");
 	}
 
 	private static Object cancelPrevious(RespConnection connection, String sha, String id) {
