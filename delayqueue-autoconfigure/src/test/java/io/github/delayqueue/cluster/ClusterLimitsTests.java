@@ -41,6 +41,8 @@ class ClusterLimitsTests {
 
 	static final Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
 
+	static final int JOBS = 50;
+
 	private ApplicationContextRunner runner;
 
 	@BeforeEach
@@ -62,7 +64,7 @@ class ClusterLimitsTests {
 	void oneRateLimitAndOneGlobalConcurrencyHoldForEveryPartitionOnTheCluster(RedisTestCluster cluster) {
 		this.runner.run((first) -> this.runner.run((second) -> {
 			List<JobRequest> batch = new ArrayList<>();
-			for (int i = 0; i < 50; i++) {
+			for (int i = 0; i < JOBS; i++) {
 				batch.add(JobRequest.builder("cluster.limited", "call-" + i).build());
 			}
 			first.getBean(DelayQueueOperations.class).sendAll(batch);
@@ -70,7 +72,7 @@ class ClusterLimitsTests {
 				assertThat(master.command("KEYS", "{*cluster.limited*}:jobs")).as("master " + master.port())
 					.contains("cluster.limited");
 			}
-			await().atMost(Duration.ofSeconds(30)).until(() -> deliveries.size() == 50);
+			await().atMost(Duration.ofSeconds(30)).until(() -> deliveries.size() == JOBS);
 			assertThat(deliveries.values()).allMatch((count) -> count.get() == 1);
 			List<Long> sorted = new ArrayList<>(starts);
 			Collections.sort(sorted);
@@ -88,12 +90,16 @@ class ClusterLimitsTests {
 	static class LimitedListener {
 
 		@DelayedJobListener(topics = "cluster.limited", concurrency = "4")
-		void handle(String payload) throws InterruptedException {
+		void handle(String payload) {
 			starts.add(System.currentTimeMillis());
 			mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
 			try {
-				// Work that takes a while, so that handlers overlap.
-				Thread.sleep(50);
+				// Hold the permit until the bound is reached (or every job has started),
+				// so
+				// that a fourth handler would get its chance to run if the bound leaked.
+				await().atMost(Duration.ofSeconds(10))
+					.pollInterval(Duration.ofMillis(2))
+					.until(() -> running.get() >= 3 || starts.size() >= JOBS);
 			}
 			finally {
 				running.decrementAndGet();

@@ -42,6 +42,11 @@ class GlobalConcurrencyTests {
 
 	static final Set<String> done = ConcurrentHashMap.newKeySet();
 
+	static final AtomicInteger startedAll = new AtomicInteger();
+
+	// The jobs a test sends in all; a handler holds no longer once every one has started.
+	static volatile int jobsInAll;
+
 	private ApplicationContextRunner runner;
 
 	@BeforeEach
@@ -50,6 +55,7 @@ class GlobalConcurrencyTests {
 		running.set(0);
 		mostAtOnce.set(0);
 		done.clear();
+		startedAll.set(0);
 		this.runner = DelayQueueContextRunner.create(server)
 			.withUserConfiguration(ScarceListener.class)
 			.withPropertyValues("delayqueue.topics.scarce.global-concurrency=3", "delayqueue.topics.scarce.ttr=2s",
@@ -59,6 +65,7 @@ class GlobalConcurrencyTests {
 	@Test
 	void twoInstancesOfFourRunAtMostThreeAtOnceAndReachThree() {
 		this.runner.run((first) -> this.runner.run((second) -> {
+			jobsInAll = 30;
 			send(first.getBean(DelayQueueOperations.class), "job", 30);
 			await().atMost(Duration.ofSeconds(30)).until(() -> done.size() == 30);
 			assertThat(mostAtOnce.get()).isEqualTo(3);
@@ -71,6 +78,7 @@ class GlobalConcurrencyTests {
 
 	@Test
 	void permitsOfAnInstanceThatDiedComeBackWithItsDeliveriesTimeToRun() {
+		jobsInAll = 6;
 		this.runner.withPropertyValues("delayqueue.listener.enabled=false").run((dead) -> {
 			// An instance claimed three jobs, was admitted, and died before it settled
 			// them: its permits are in Redis, nothing will give them back.
@@ -112,13 +120,18 @@ class GlobalConcurrencyTests {
 				Long.MAX_VALUE);
 
 		@DelayedJobListener(id = "scarce", topics = "scarce", concurrency = "4")
-		void on(String payload) throws InterruptedException {
+		void on(String payload) {
 			this.firstStartAfterDeath.accumulateAndGet(System.nanoTime(), Math::min);
 			this.started.incrementAndGet();
+			startedAll.incrementAndGet();
 			mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
 			try {
-				// Work that takes a while, so that handlers overlap.
-				Thread.sleep(100);
+				// Hold the permit until the bound is reached (or no job is left to join),
+				// so
+				// that a fourth handler would get its chance to run if the bound leaked.
+				await().atMost(Duration.ofSeconds(10))
+					.pollInterval(Duration.ofMillis(2))
+					.until(() -> running.get() >= 3 || startedAll.get() >= jobsInAll);
 			}
 			finally {
 				running.decrementAndGet();
