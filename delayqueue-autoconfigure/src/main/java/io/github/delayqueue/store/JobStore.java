@@ -401,13 +401,7 @@ public final class JobStore {
 			if (jobs.size() >= count) {
 				break;
 			}
-			long size = switch (state) {
-				case DELAYED -> queue.delayed();
-				case READY -> queue.ready();
-				case RUNNING -> queue.running();
-				case DEAD -> queue.dead();
-				case COMPLETED, CANCELLED -> throw new IllegalStateException("Kept jobs are paged apart");
-			};
+			long size = queue.in(state);
 			if (skip >= size) {
 				skip -= size;
 				continue;

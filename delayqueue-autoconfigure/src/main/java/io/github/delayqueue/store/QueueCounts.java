@@ -118,6 +118,22 @@ final class QueueCounts {
 	record Count(String queue, long delayed, long ready, long running, long dead, boolean paused,
 			long oldestReadyDueMillis) {
 
+		/**
+		 * Return how many jobs the queue holds in one state.
+		 * @param state DELAYED, READY, RUNNING or DEAD: kept finished jobs are not
+		 * counted here
+		 * @return the count
+		 */
+		long in(StoredJob.State state) {
+			return switch (state) {
+				case DELAYED -> this.delayed;
+				case READY -> this.ready;
+				case RUNNING -> this.running;
+				case DEAD -> this.dead;
+				case COMPLETED, CANCELLED -> throw new IllegalStateException("Kept jobs are paged apart");
+			};
+		}
+
 	}
 
 }
