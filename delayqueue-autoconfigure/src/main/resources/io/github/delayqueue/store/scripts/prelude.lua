@@ -79,27 +79,23 @@ end
 local function keep_finished(k, spec, outcome, ids, records, attempts, now)
   local keep, most, by = string.match(spec, '^(%d+):(%d+):(.*)$')
   keep, most = tonumber(keep), tonumber(most)
-  local scored, kept = {}, {}
+  local ended, scored, kept = {}, {}, {}
   local at = base36(now)
   for i, id in ipairs(ids) do
     if records[i] then
+      ended[#ended + 1] = id
       scored[#scored + 1] = now
       scored[#scored + 1] = id
       kept[#kept + 1] = id
       kept[#kept + 1] = outcome .. '|' .. at .. '|' .. (tonumber(attempts[i]) or 0) .. '|' .. by .. '|' .. records[i]
     end
   end
-  if #scored == 0 then
+  if #ended == 0 then
     return
   end
   redis.call('ZADD', k.set, unpack(scored))
-  if redis.call('EXISTS', k.other) == 1 then
-    local ended = {}
-    for i = 2, #scored, 2 do
-      ended[#ended + 1] = scored[i]
-    end
-    redis.call('ZREM', k.other, unpack(ended))
-  end
+  -- ZREM of a missing key removes nothing: no need to ask whether it exists first.
+  redis.call('ZREM', k.other, unpack(ended))
   redis.call('HSET', k.finished, unpack(kept))
   local old = redis.call('ZRANGEBYSCORE', k.set, '-inf', now - keep, 'LIMIT', 0, 1000)
   local over = redis.call('ZCARD', k.set) - #old - most
