@@ -41,13 +41,15 @@ end
 -- READY by its own due time, with no attempts and no error yet. So a successor exists only
 -- for a RUNNING job, and a replacement is never lost to a delivery that was already under
 -- way. k holds the topic's key names (from KEYS): jobs, delayed, ready, attempts, errors,
--- successors. The wake channel is published when the new version is the earliest delayed
--- job. Returns its due time in ms, or nil if the job had no successor.
+-- successors. now may be nil: the clock is read only when there is a successor. The wake
+-- channel is published when the new version is the earliest delayed job. Returns its due
+-- time in ms, or nil if the job had no successor.
 local function take_over(k, id, now, channel, queue)
   local record = redis.call('HGET', k.successors, id)
   if not record then
     return nil
   end
+  now = now or redis_now()
   redis.call('HDEL', k.successors, id)
   redis.call('HSET', k.jobs, id, record)
   redis.call('HDEL', k.attempts, id)

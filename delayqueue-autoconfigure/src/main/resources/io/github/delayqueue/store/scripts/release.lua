@@ -14,8 +14,8 @@ if not redis.call('ZSCORE', KEYS[1], id) or redis.call('HGET', KEYS[3], id) ~= A
   return 0
 end
 redis.call('ZREM', KEYS[1], id)
-if redis.call('HEXISTS', KEYS[7], id) == 1 and take_over({jobs = KEYS[4], delayed = KEYS[5], ready = KEYS[2],
-  attempts = KEYS[3], errors = KEYS[6], successors = KEYS[7]}, id, redis_now(), ARGV[3], ARGV[4]) then
+if take_over({jobs = KEYS[4], delayed = KEYS[5], ready = KEYS[2], attempts = KEYS[3], errors = KEYS[6],
+  successors = KEYS[7]}, id, nil, ARGV[3], ARGV[4]) then
   return 1
 end
 if redis.call('HINCRBY', KEYS[3], id, -1) <= 0 then
