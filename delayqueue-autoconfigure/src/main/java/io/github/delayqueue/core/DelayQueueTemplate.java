@@ -554,13 +554,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	public boolean cancel(String topic, String jobId) {
 		JobConstraints.checkTopic(topic);
 		JobConstraints.checkId(topic, jobId);
-		if (this.afterCommit.defers(null)) {
-			cancelAfterCommit(topic, jobId);
-			return find(topic, jobId).map(JobInfo::state)
-				.filter((state) -> state == JobState.DELAYED || state == JobState.READY)
-				.isPresent();
+		if (!this.afterCommit.defers(null)) {
+			return this.store.cancel(topic, jobId);
 		}
-		return this.store.cancel(topic, jobId);
+		cancelOnCommit(topic, jobId);
+		return StoredJobs.info(this.store.find(topic, jobId))
+			.map(JobInfo::state)
+			.filter((state) -> state == JobState.DELAYED || state == JobState.READY)
+			.isPresent();
 	}
 
 	@Override
@@ -568,11 +569,15 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		JobConstraints.checkTopic(topic);
 		JobConstraints.checkId(topic, jobId);
 		if (this.afterCommit.defers(true)) {
-			this.afterCommit.register("cancel", Map.of(topic, List.of(jobId)), () -> this.store.cancel(topic, jobId));
+			cancelOnCommit(topic, jobId);
 		}
 		else {
 			this.store.cancel(topic, jobId);
 		}
+	}
+
+	private void cancelOnCommit(String topic, String jobId) {
+		this.afterCommit.register("cancel", Map.of(topic, List.of(jobId)), () -> this.store.cancel(topic, jobId));
 	}
 
 	@Override
