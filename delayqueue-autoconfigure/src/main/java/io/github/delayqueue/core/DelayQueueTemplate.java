@@ -363,24 +363,21 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	private static DuplicateJobException refusal(List<Prepared> prepared) {
 		Map<String, List<String>> refused = new LinkedHashMap<>();
-		prepared.stream()
-			.filter(Prepared::rejected)
-			.forEach((job) -> refused.computeIfAbsent(job.topic(), (topic) -> new ArrayList<>()).add(job.id()));
+		// Generated ids of the jobs that were sent are known only here: hand them over.
+		List<String> sent = new ArrayList<>();
+		for (Prepared job : prepared) {
+			if (job.rejected()) {
+				refused.computeIfAbsent(job.topic(), (topic) -> new ArrayList<>()).add(job.id());
+			}
+			else {
+				sent.add(job.id());
+			}
+		}
 		String firstTopic = refused.keySet().iterator().next();
 		if (prepared.size() == 1) {
 			return new DuplicateJobException(firstTopic, refused.get(firstTopic).get(0));
 		}
-		Set<String> refusedKeys = new HashSet<>();
-		List<String> refusedIds = new ArrayList<>();
-		refused.forEach((topic, ids) -> ids.forEach((id) -> {
-			refusedKeys.add(topic + '\u0000' + id);
-			refusedIds.add(id);
-		}));
-		// Generated ids of the jobs that were sent are known only here: hand them over.
-		List<String> sent = prepared.stream()
-			.filter((job) -> !refusedKeys.contains(job.topic() + '\u0000' + job.id()))
-			.map(Prepared::id)
-			.toList();
+		List<String> refusedIds = refused.values().stream().flatMap(List::stream).toList();
 		StringBuilder message = new StringBuilder("Refused job ids already held pending by their topic:");
 		refused.forEach((topic, ids) -> message.append(" topic '").append(topic).append("' ").append(ids).append(';'));
 		message.append(" every other job of the batch (").append(sent.size()).append(") was sent");
@@ -557,13 +554,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	public boolean cancel(String topic, String jobId) {
 		JobConstraints.checkTopic(topic);
 		JobConstraints.checkId(topic, jobId);
-		if (this.afterCommit.defers(null)) {
-			cancelAfterCommit(topic, jobId);
-			return find(topic, jobId).map(JobInfo::state)
-				.filter((state) -> state == JobState.DELAYED || state == JobState.READY)
-				.isPresent();
+		if (!this.afterCommit.defers(null)) {
+			return this.store.cancel(topic, jobId);
 		}
-		return this.store.cancel(topic, jobId);
+		cancelOnCommit(topic, jobId);
+		return StoredJobs.info(this.store.find(topic, jobId))
+			.map(JobInfo::state)
+			.filter((state) -> state == JobState.DELAYED || state == JobState.READY)
+			.isPresent();
 	}
 
 	@Override
@@ -571,11 +569,15 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		JobConstraints.checkTopic(topic);
 		JobConstraints.checkId(topic, jobId);
 		if (this.afterCommit.defers(true)) {
-			this.afterCommit.register("cancel", Map.of(topic, List.of(jobId)), () -> this.store.cancel(topic, jobId));
+			cancelOnCommit(topic, jobId);
 		}
 		else {
 			this.store.cancel(topic, jobId);
 		}
+	}
+
+	private void cancelOnCommit(String topic, String jobId) {
+		this.afterCommit.register("cancel", Map.of(topic, List.of(jobId)), () -> this.store.cancel(topic, jobId));
 	}
 
 	@Override

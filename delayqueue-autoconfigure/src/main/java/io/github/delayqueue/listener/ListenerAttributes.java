@@ -1,18 +1,15 @@
 package io.github.delayqueue.listener;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayedJobErrorHandler;
+import io.github.delayqueue.support.AnnotationValueResolver;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
-import org.springframework.beans.factory.config.BeanExpressionContext;
-import org.springframework.beans.factory.config.BeanExpressionResolver;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.util.StringUtils;
 
 /**
  * Resolves the attributes of a {@link DelayedJobListener}: first the {@code ${...}}
@@ -28,14 +25,11 @@ final class ListenerAttributes {
 
 	private final @Nullable ConfigurableBeanFactory beanFactory;
 
-	private final @Nullable BeanExpressionResolver resolver;
-
-	private final @Nullable BeanExpressionContext context;
+	private final AnnotationValueResolver values;
 
 	ListenerAttributes(@Nullable BeanFactory beanFactory) {
 		this.beanFactory = (beanFactory instanceof ConfigurableBeanFactory configurable) ? configurable : null;
-		this.resolver = (this.beanFactory != null) ? this.beanFactory.getBeanExpressionResolver() : null;
-		this.context = (this.beanFactory != null) ? new BeanExpressionContext(this.beanFactory, null) : null;
+		this.values = new AnnotationValueResolver(beanFactory);
 	}
 
 	/**
@@ -46,42 +40,11 @@ final class ListenerAttributes {
 	 * worded to follow the method's name
 	 */
 	Resolved resolve(DelayedJobListener annotation) {
-		List<String> topics = new ArrayList<>();
-		for (String topic : annotation.topics()) {
-			addTopics(topics, evaluate(topic), topic);
-		}
+		List<String> topics = this.values.topics(annotation.topics());
 		Object id = evaluate(annotation.id());
 		return new Resolved(topics, (id != null) ? id.toString().trim() : "", concurrency(annotation.concurrency()),
 				autoStartup(annotation.autoStartup()), containerFactory(annotation.containerFactory()),
 				errorHandler(annotation.errorHandler()));
-	}
-
-	private static void addTopics(List<String> topics, @Nullable Object value, String attribute) {
-		if (value == null) {
-			return;
-		}
-		if (value instanceof String text) {
-			for (String topic : StringUtils.commaDelimitedListToStringArray(text)) {
-				if (!topic.isBlank()) {
-					topics.add(topic.trim());
-				}
-			}
-		}
-		else if (value instanceof Object[] array) {
-			for (Object element : array) {
-				addTopics(topics, element, attribute);
-			}
-		}
-		else if (value instanceof Iterable<?> iterable) {
-			for (Object element : iterable) {
-				addTopics(topics, element, attribute);
-			}
-		}
-		else {
-			throw new IllegalArgumentException(
-					"has topics '" + attribute + "' that gave a " + value.getClass().getName()
-							+ "; an expression must give text, an array or a collection of topic names");
-		}
 	}
 
 	private @Nullable Integer concurrency(String attribute) {
@@ -161,14 +124,7 @@ final class ListenerAttributes {
 	}
 
 	private @Nullable Object evaluate(String value) {
-		if (this.beanFactory == null || value.isEmpty()) {
-			return value;
-		}
-		String resolved = this.beanFactory.resolveEmbeddedValue(value);
-		if (resolved == null || this.resolver == null || this.context == null) {
-			return resolved;
-		}
-		return this.resolver.evaluate(resolved, this.context);
+		return this.values.evaluate(value);
 	}
 
 	/**

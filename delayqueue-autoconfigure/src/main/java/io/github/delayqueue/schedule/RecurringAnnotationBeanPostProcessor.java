@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.annotation.Recurring;
+import io.github.delayqueue.support.AnnotationValueResolver;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,7 +21,6 @@ import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.BeanInitializationException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -28,9 +28,9 @@ import org.springframework.util.StringUtils;
 
 /**
  * Finds {@link Recurring} methods on every bean, resolves their placeholders, checks them
- * and declares their schedules for the topics of their {@link DelayedJobListener}s. A
- * method that cannot be served fails start-up with a message naming it, when its bean is
- * created.
+ * and declares their schedules for the topics of their {@link DelayedJobListener}s, whose
+ * topics and id are read as the listener reads them, expressions included. A method that
+ * cannot be served fails start-up with a message naming it, when its bean is created.
  *
  * @author delayqueue contributors
  */
@@ -42,7 +42,7 @@ public class RecurringAnnotationBeanPostProcessor implements BeanPostProcessor, 
 
 	private final Set<Class<?>> withoutSchedules = ConcurrentHashMap.newKeySet();
 
-	private @Nullable ConfigurableBeanFactory beanFactory;
+	private AnnotationValueResolver values = new AnnotationValueResolver(null);
 
 	/**
 	 * Create a post-processor.
@@ -57,9 +57,7 @@ public class RecurringAnnotationBeanPostProcessor implements BeanPostProcessor, 
 
 	@Override
 	public void setBeanFactory(BeanFactory beanFactory) {
-		if (beanFactory instanceof ConfigurableBeanFactory configurable) {
-			this.beanFactory = configurable;
-		}
+		this.values = new AnnotationValueResolver(beanFactory);
 	}
 
 	@Override
@@ -89,7 +87,8 @@ public class RecurringAnnotationBeanPostProcessor implements BeanPostProcessor, 
 		String topic = topic(where, recurring, listener);
 		String id = resolve(recurring.id());
 		if (!StringUtils.hasText(id)) {
-			id = resolve(listener.id());
+			Object listenerId = this.values.evaluate(listener.id());
+			id = (listenerId != null) ? listenerId.toString() : "";
 		}
 		if (!StringUtils.hasText(id)) {
 			id = defaultId(type, method);
@@ -130,13 +129,12 @@ public class RecurringAnnotationBeanPostProcessor implements BeanPostProcessor, 
 		if (StringUtils.hasText(topic)) {
 			return topic.trim();
 		}
-		List<String> topics = new ArrayList<>();
-		for (String name : listener.topics()) {
-			for (String resolved : StringUtils.commaDelimitedListToStringArray(resolve(name))) {
-				if (!resolved.isBlank()) {
-					topics.add(resolved.trim());
-				}
-			}
+		List<String> topics;
+		try {
+			topics = this.values.topics(listener.topics());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new BeanInitializationException(where + " belongs to a listener that " + ex.getMessage());
 		}
 		if (topics.size() != 1) {
 			throw new BeanInitializationException(where + " belongs to a listener of " + topics.size() + " topics "
@@ -186,11 +184,7 @@ public class RecurringAnnotationBeanPostProcessor implements BeanPostProcessor, 
 	}
 
 	private String resolve(String value) {
-		if (this.beanFactory == null || value.isEmpty()) {
-			return value;
-		}
-		String resolved = this.beanFactory.resolveEmbeddedValue(value);
-		return (resolved != null) ? resolved : value;
+		return this.values.placeholders(value);
 	}
 
 }

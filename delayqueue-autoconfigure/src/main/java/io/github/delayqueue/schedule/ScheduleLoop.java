@@ -176,10 +176,8 @@ public final class ScheduleLoop implements SmartLifecycle {
 				failures++;
 				RedisOutageLog.failed(logger, "Recurring schedules", "decide ticks", failures, ex);
 				// The reload that failed was taken off the request; ask for it again so
-				// that
-				// the schedules are read as soon as Redis answers, and a pass that
-				// succeeds
-				// has talked to Redis before it says Redis is back.
+				// that the schedules are read as soon as Redis answers, and a pass that
+				// succeeds has talked to Redis before it says Redis is back.
 				this.reloadRequested.set(true);
 				pause(ReconnectBackoff.delay(failures).toNanos());
 			}

@@ -66,6 +66,15 @@ class RecurringAnnotationTests {
 	}
 
 	@Test
+	void takesTheTopicAndIdOfAListenerThatNamesThemWithExpressions() {
+		this.runner.withUserConfiguration(WithExpressions.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			ScheduleInfo weekly = context.getBean(DelayQueueSchedules.class).find("weekly-report").orElseThrow();
+			assertThat(weekly.topic()).isEqualTo("reports.weekly");
+		});
+	}
+
+	@Test
 	void failsStartUpNamingAMethodWithoutListener() {
 		this.runner.withUserConfiguration(WithoutListener.class)
 			.run((context) -> assertThat(context).getFailure()
@@ -112,6 +121,38 @@ class RecurringAnnotationTests {
 		@Bean
 		TickingListeners tickingListeners() {
 			return new TickingListeners(this);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class WithExpressions {
+
+		@Bean
+		ReportTopics reportTopics() {
+			return new ReportTopics();
+		}
+
+		@Bean
+		ExpressionListeners expressionListeners() {
+			return new ExpressionListeners();
+		}
+
+	}
+
+	static class ReportTopics {
+
+		public String getWeekly() {
+			return "reports.weekly";
+		}
+
+	}
+
+	static class ExpressionListeners {
+
+		@Recurring(cron = "0 0 3 * * MON")
+		@DelayedJobListener(id = "#{'weekly' + '-report'}", topics = "#{@reportTopics.weekly}")
+		void weekly() {
 		}
 
 	}
