@@ -65,14 +65,6 @@ final class AsyncCompletions {
 	}
 
 	/**
-	 * Return how many handlers' futures are being watched.
-	 * @return the number
-	 */
-	int size() {
-		return this.watched.size();
-	}
-
-	/**
 	 * Wait until every watched delivery is settled.
 	 * @param timeout how long to wait at most
 	 * @return {@code true} if none is left

@@ -59,14 +59,6 @@ public final class DeadJobNotifier implements ExpiredDeadJobsListener {
 	}
 
 	/**
-	 * Return whether nobody listens.
-	 * @return {@code true} without listeners
-	 */
-	public boolean isEmpty() {
-		return this.listeners.isEmpty();
-	}
-
-	/**
 	 * Tell every listener of a job that became dead, on the calling thread.
 	 * @param job the job
 	 */

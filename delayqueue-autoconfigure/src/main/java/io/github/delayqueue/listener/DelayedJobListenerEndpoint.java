@@ -332,9 +332,9 @@ public final class DelayedJobListenerEndpoint {
 			}
 			if (this.bean != null && this.method != null) {
 				try {
-					// Checked here, so that a method that cannot be served fails where it
-					// is
-					// declared; the container's factory makes the adapter that runs it.
+					// Checked here, so that a method that cannot be served fails where
+					// it is declared; the container's factory makes the adapter that
+					// runs it.
 					ListenerMethodAdapter.of(this.bean, this.method, JsonMapper.shared());
 				}
 				catch (IllegalArgumentException ex) {

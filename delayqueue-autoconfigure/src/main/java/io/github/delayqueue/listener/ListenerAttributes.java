@@ -43,8 +43,9 @@ final class ListenerAttributes {
 		List<String> topics = this.values.topics(annotation.topics());
 		Object id = evaluate(annotation.id());
 		return new Resolved(topics, (id != null) ? id.toString().trim() : "", concurrency(annotation.concurrency()),
-				autoStartup(annotation.autoStartup()), containerFactory(annotation.containerFactory()),
-				errorHandler(annotation.errorHandler()));
+				autoStartup(annotation.autoStartup()),
+				bean(annotation.containerFactory(), DelayedJobListenerContainerFactory.class, "containerFactory"),
+				bean(annotation.errorHandler(), DelayedJobErrorHandler.class, "error handler"));
 	}
 
 	private @Nullable Integer concurrency(String attribute) {
@@ -67,10 +68,17 @@ final class ListenerAttributes {
 		return concurrency;
 	}
 
-	private @Nullable DelayedJobListenerContainerFactory containerFactory(String attribute) {
+	/**
+	 * Resolve an attribute that gives a bean, or the name of one to look up.
+	 * @param attribute the attribute's value
+	 * @param type the bean's type
+	 * @param what the attribute, as messages name it
+	 * @return the bean, or {@code null} if the attribute is empty
+	 */
+	private <T> @Nullable T bean(String attribute, Class<T> type, String what) {
 		Object value = evaluate(attribute);
-		if (value == null || value instanceof DelayedJobListenerContainerFactory) {
-			return (DelayedJobListenerContainerFactory) value;
+		if (value == null || type.isInstance(value)) {
+			return type.cast(value);
 		}
 		String name = value.toString().trim();
 		if (name.isEmpty()) {
@@ -78,36 +86,14 @@ final class ListenerAttributes {
 		}
 		if (this.beanFactory == null) {
 			throw new IllegalArgumentException(
-					"names containerFactory '" + name + "', but there is no bean factory to look it up in");
+					"names " + what + " '" + name + "', but there is no bean factory to look it up in");
 		}
 		try {
-			return this.beanFactory.getBean(name, DelayedJobListenerContainerFactory.class);
+			return this.beanFactory.getBean(name, type);
 		}
 		catch (NoSuchBeanDefinitionException ex) {
-			throw new IllegalArgumentException("names containerFactory '" + name
-					+ "', but there is no DelayedJobListenerContainerFactory bean of that name");
-		}
-	}
-
-	private @Nullable DelayedJobErrorHandler errorHandler(String attribute) {
-		Object value = evaluate(attribute);
-		if (value == null || value instanceof DelayedJobErrorHandler) {
-			return (DelayedJobErrorHandler) value;
-		}
-		String name = value.toString().trim();
-		if (name.isEmpty()) {
-			return null;
-		}
-		if (this.beanFactory == null) {
-			throw new IllegalArgumentException(
-					"names error handler '" + name + "', but no bean factory is there to look it up in");
-		}
-		try {
-			return this.beanFactory.getBean(name, DelayedJobErrorHandler.class);
-		}
-		catch (NoSuchBeanDefinitionException ex) {
-			// As for every other culprit, the message alone names it.
-			throw new IllegalArgumentException("names error handler '" + name + "': " + ex.getMessage());
+			throw new IllegalArgumentException("names " + what + " '" + name + "', but there is no "
+					+ type.getSimpleName() + " bean of that name");
 		}
 	}
 

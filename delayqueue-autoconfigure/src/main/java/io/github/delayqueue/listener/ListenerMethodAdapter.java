@@ -124,23 +124,6 @@ final class ListenerMethodAdapter {
 	}
 
 	/**
-	 * Return the method.
-	 * @return the method
-	 */
-	Method getMethod() {
-		return this.method;
-	}
-
-	/**
-	 * Return whether the method completes asynchronously, so that
-	 * {@link #invoke(String, String, int, JobRecord, DelayedJob.Lease)} returns a future.
-	 * @return {@code true} if asynchronous
-	 */
-	boolean isAsync() {
-		return this.asyncReturn != null;
-	}
-
-	/**
 	 * Call the method with a job.
 	 * @param topic the topic the job came from
 	 * @param id the job id

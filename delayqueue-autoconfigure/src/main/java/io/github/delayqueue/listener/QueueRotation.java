@@ -141,14 +141,6 @@ final class QueueRotation {
 		return (share.compareTo(floor) < 0) ? floor : share;
 	}
 
-	/**
-	 * Return how many waiters take turns now.
-	 * @return the number of waiters
-	 */
-	synchronized int waiters() {
-		return this.waiters;
-	}
-
 	private int wanted() {
 		return Math.min(this.queues.size(), this.bound);
 	}

@@ -1,5 +1,6 @@
 package io.github.delayqueue.listener;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -193,16 +194,15 @@ final class ReadyJobClaimer {
 		else if (!again) {
 			this.pauses.foundUnpaused(call.queue(), sentAt);
 		}
-		return executions(claim);
+		return executions(claim, call.ttr());
 	}
 
-	private List<JobExecution> executions(Claim claim) {
+	private List<JobExecution> executions(Claim claim, Duration ttr) {
 		long claimedAt = System.nanoTime();
 		if (!claim.jobs().isEmpty()) {
-			String queue = claim.jobs().get(0).queue();
 			this.container.factory()
 				.dueTimeListener()
-				.jobScheduled(queue, claim.redisNow() + this.container.ttr(queue).toMillis());
+				.jobScheduled(claim.jobs().get(0).queue(), claim.redisNow() + ttr.toMillis());
 		}
 		List<JobExecution> executions = new ArrayList<>(claim.jobs().size());
 		for (ClaimedJob job : claim.jobs()) {

@@ -104,14 +104,6 @@ final class ReadyWaiters {
 		return this.waiters.stream().map(Waiter::thread).toList();
 	}
 
-	/**
-	 * Return how many waiters take turns now.
-	 * @return the number of waiters
-	 */
-	int size() {
-		return this.rotation.waiters();
-	}
-
 	private record Waiter(ReadyJobWaiter waiter, Thread thread) {
 
 	}

@@ -119,15 +119,6 @@ final class TopicLimitGate {
 		return admitted;
 	}
 
-	/**
-	 * Hold a whole topic back on every instance, as a partner asked.
-	 * @param topic the topic
-	 * @param wait how long
-	 */
-	void holdTopic(String topic, Duration wait) {
-		this.pauses.holdBack(topic, this.limiter.hold(topic, wait));
-	}
-
 	private void release(String topic, String member) {
 		this.limiter.release(topic, List.of(member));
 		if (this.waitingForPermits.remove(topic)) {
