@@ -69,8 +69,10 @@ class RecurringAnnotationTests {
 	void takesTheTopicAndIdOfAListenerThatNamesThemWithExpressions() {
 		this.runner.withUserConfiguration(WithExpressions.class).run((context) -> {
 			assertThat(context).hasNotFailed();
-			ScheduleInfo weekly = context.getBean(DelayQueueSchedules.class).find("weekly-report").orElseThrow();
-			assertThat(weekly.topic()).isEqualTo("reports.weekly");
+			DelayQueueSchedules schedules = context.getBean(DelayQueueSchedules.class);
+			// The schedule loop declares in its own thread once the context has started.
+			await().atMost(Duration.ofSeconds(10)).until(() -> schedules.find("weekly-report").isPresent());
+			assertThat(schedules.find("weekly-report").orElseThrow().topic()).isEqualTo("reports.weekly");
 		});
 	}
 

@@ -85,8 +85,7 @@ class ScheduleApiTests {
 			assertThat(paused.paused()).isTrue();
 			assertThat(paused.nextFireTimes()).isEmpty();
 			// No tick runs while paused (one decided in the instant of the pause may
-			// still
-			// run): the runs stay the same for over two ticks.
+			// still run): the runs stay the same for over two ticks.
 			awaitNoNewRuns(() -> TickLedger.runs(TOPIC).size());
 			int runsWhenPaused = TickLedger.runs(TOPIC).size();
 			String triggered = schedules.trigger("declared");
