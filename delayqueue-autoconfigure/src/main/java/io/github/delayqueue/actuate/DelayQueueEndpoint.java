@@ -193,15 +193,18 @@ public class DelayQueueEndpoint {
 			.stream()
 			.map((job) -> JobRowDescriptor.of(shown ? job : job.withoutValues()))
 			.toList();
-		TopicStats stats = this.admin.stats(topic);
-		long total = switch (state) {
-			case DELAYED -> stats.delayed();
-			case READY -> stats.ready();
-			case RUNNING -> stats.running();
-			case DEAD -> stats.dead();
+		return new JobsDescriptor(topic, state.name().toLowerCase(Locale.ROOT), total(topic, state), offset, jobs);
+	}
+
+	private long total(String topic, JobState state) {
+		// One round trip: the counts of pending and dead jobs, or the kept ones'.
+		return switch (state) {
+			case DELAYED -> this.admin.stats(topic).delayed();
+			case READY -> this.admin.stats(topic).ready();
+			case RUNNING -> this.admin.stats(topic).running();
+			case DEAD -> this.admin.stats(topic).dead();
 			case COMPLETED, CANCELLED -> this.admin.countKept(topic, state);
 		};
-		return new JobsDescriptor(topic, state.name().toLowerCase(Locale.ROOT), total, offset, jobs);
 	}
 
 	/**

@@ -14,6 +14,7 @@ import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.core.InvalidJobException;
+import io.github.delayqueue.core.JobConstraints;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicOverview;
@@ -222,7 +223,7 @@ public class DashboardApi {
 		String range = request.param("range").orElse("hour");
 		String topic = request.param("topic").orElse(null);
 		if (topic != null) {
-			this.admin.stats(topic);
+			JobConstraints.checkTopic(topic);
 		}
 		List<ThroughputHistory.Bucket> buckets = switch (range) {
 			case "hour" -> this.history.lastHour(topic);

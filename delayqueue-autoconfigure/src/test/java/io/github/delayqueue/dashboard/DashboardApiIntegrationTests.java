@@ -122,6 +122,9 @@ class DashboardApiIntegrationTests {
 		assertThat(badTopic.status()).isEqualTo(400);
 		assertThat(badTopic.json().path("message").asString()).contains("bad topic");
 		assertThat(get(base + "/api/history?range=year").status()).isEqualTo(400);
+		Answer badHistoryTopic = get(base + "/api/history?range=hour&topic=bad%20topic");
+		assertThat(badHistoryTopic.status()).isEqualTo(400);
+		assertThat(badHistoryTopic.json().path("message").asString()).contains("bad topic");
 	}
 
 	@Test

@@ -1,8 +1,6 @@
 package io.github.delayqueue.dashboard;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,17 +14,14 @@ import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.NonRetryableJobException;
 import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.test.RedisExtension;
-import io.github.delayqueue.test.RedisTestServer;
 import jakarta.servlet.Filter;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -43,32 +38,22 @@ class DashboardBrowserTests {
 
 	private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
-
-	private RedisTestServer server;
+	@RegisterExtension
+	final DashboardInBrowser dashboard = new DashboardInBrowser(ShopApplication.class,
+			"delayqueue.history.flush-interval=200ms", "delayqueue.topics.payments.capture.retry.max-attempts=1");
 
 	private HeadlessChromium browser;
 
 	@BeforeEach
-	void setUp(RedisTestServer server) {
-		server.flushAll();
-		this.server = server;
-		this.browser = HeadlessChromium.start();
-	}
-
-	@AfterEach
-	void tearDown() {
-		if (this.browser != null) {
-			this.browser.close();
-		}
-		this.contexts.forEach(ConfigurableApplicationContext::close);
+	void setUp() {
+		this.browser = this.dashboard.browser();
 	}
 
 	@Test
 	void overviewShowsTopicsCountsListenersAndThroughput() throws Exception {
-		String page = start("delayqueue.dashboard.read-only=false");
-		DelayQueueOperations queue = bean(DelayQueueOperations.class);
-		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
+		String page = this.dashboard.start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = this.dashboard.bean(DelayQueueAdmin.class);
 		for (int i = 0; i < 40; i++) {
 			queue.send("orders.confirm", "order-" + i);
 		}
@@ -97,8 +82,8 @@ class DashboardBrowserTests {
 
 	@Test
 	void pollsEveryFiveSecondsOnlyWhileTheTabIsVisible() {
-		String page = start();
-		AtomicInteger polls = bean(TopicPolls.class).count;
+		String page = this.dashboard.start();
+		AtomicInteger polls = this.dashboard.bean(TopicPolls.class).count;
 		this.browser.open(page);
 		await().atMost(PATIENCE).until(() -> polls.get() >= 2);
 
@@ -116,9 +101,10 @@ class DashboardBrowserTests {
 
 	@Test
 	void jobFoundByIdFromTheOverviewOpensItsDetail() throws Exception {
-		String page = start("delayqueue.dashboard.read-only=false", "delayqueue.dashboard.show-payloads=always");
-		DelayQueueOperations queue = bean(DelayQueueOperations.class);
-		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
+		String page = this.dashboard.start("delayqueue.dashboard.read-only=false",
+				"delayqueue.dashboard.show-payloads=always");
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = this.dashboard.bean(DelayQueueAdmin.class);
 		queue.send(JobRequest.builder("orders.timeout", new Order(42, "EUR"))
 			.id("order-42")
 			.delay(Duration.ofHours(2))
@@ -143,9 +129,9 @@ class DashboardBrowserTests {
 
 	@Test
 	void cancellingAJobAsksOnceMore() throws Exception {
-		String page = start("delayqueue.dashboard.read-only=false");
-		DelayQueueOperations queue = bean(DelayQueueOperations.class);
-		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
+		String page = this.dashboard.start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = this.dashboard.bean(DelayQueueAdmin.class);
 		queue.send(JobRequest.builder("orders.timeout", new Order(7, "EUR"))
 			.id("order-7")
 			.delay(Duration.ofHours(2))
@@ -168,8 +154,8 @@ class DashboardBrowserTests {
 
 	@Test
 	void keptFinishedJobsShowInTheirTopicAndTheirJobViewWithTheirHostHidden() throws Exception {
-		String page = start("delayqueue.topics.orders.confirm.completed-retention=1h");
-		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		String page = this.dashboard.start("delayqueue.topics.orders.confirm.completed-retention=1h");
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
 		queue.send(JobRequest.builder("orders.confirm", new Order(1, "EUR")).id("confirm-1").build());
 		queue.send(JobRequest.builder("orders.confirm", new Order(2, "EUR"))
 			.id("confirm-2")
@@ -202,9 +188,9 @@ class DashboardBrowserTests {
 
 	@Test
 	void deadJobIsRequeuedFromItsTopicAndTheCountsChange() throws Exception {
-		String page = start("delayqueue.dashboard.read-only=false");
-		DelayQueueOperations queue = bean(DelayQueueOperations.class);
-		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
+		String page = this.dashboard.start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = this.dashboard.bean(DelayQueueAdmin.class);
 		for (int i = 0; i < 3; i++) {
 			queue.send(JobRequest.builder("payments.capture", Map.of("payment", i)).id("payment-" + i).build());
 		}
@@ -218,7 +204,7 @@ class DashboardBrowserTests {
 		this.browser.screenshot("dashboard-topic");
 
 		// The payment service is fixed: requeued jobs now succeed.
-		bean(PaymentService.class).fixed.set(true);
+		this.dashboard.bean(PaymentService.class).fixed.set(true);
 		this.browser.click("tr[data-job='payment-1'] button[data-action='requeue']");
 
 		await().atMost(PATIENCE).untilAsserted(() -> {
@@ -242,9 +228,9 @@ class DashboardBrowserTests {
 
 	@Test
 	void pauseFromTheTopicStopsClaimsAndResumeLetsThemRun() {
-		String page = start("delayqueue.dashboard.read-only=false");
-		DelayQueueOperations queue = bean(DelayQueueOperations.class);
-		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
+		String page = this.dashboard.start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = this.dashboard.bean(DelayQueueAdmin.class);
 		this.browser.open(page + "#/topics/orders.timeout");
 		await().atMost(PATIENCE).until(() -> !this.browser.all("button[data-action='pause']").isEmpty());
 
@@ -262,9 +248,9 @@ class DashboardBrowserTests {
 
 	@Test
 	void readOnlyPageUnderAContextPathShowsNoActionAndRefusesAForgedPost() throws Exception {
-		String page = start("server.servlet.context-path=/ops");
-		DelayQueueOperations queue = bean(DelayQueueOperations.class);
-		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
+		String page = this.dashboard.start("server.servlet.context-path=/ops");
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = this.dashboard.bean(DelayQueueAdmin.class);
 		queue.send(JobRequest.builder("payments.capture", Map.of("payment", 7)).id("payment-7").build());
 		await().atMost(PATIENCE).until(() -> admin.stats("payments.capture").dead() == 1);
 		queue.send("orders.timeout", "soon", Duration.ofHours(1));
@@ -288,9 +274,9 @@ class DashboardBrowserTests {
 
 	@Test
 	void postFromAnotherOriginIsRefused() throws Exception {
-		String page = start("delayqueue.dashboard.read-only=false");
-		DelayQueueOperations queue = bean(DelayQueueOperations.class);
-		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
+		String page = this.dashboard.start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = this.dashboard.bean(DelayQueueAdmin.class);
 		queue.send(JobRequest.builder("payments.capture", Map.of("payment", 9)).id("payment-9").build());
 		await().atMost(PATIENCE).until(() -> admin.stats("payments.capture").dead() == 1);
 		String target = page + "/api/topics/payments.capture/jobs/payment-9/requeue";
@@ -302,29 +288,11 @@ class DashboardBrowserTests {
 
 		assertThat(crossOrigin).isEqualTo(-1);
 		assertThat(admin.stats("payments.capture").dead()).isEqualTo(1);
-		bean(PaymentService.class).fixed.set(true);
+		this.dashboard.bean(PaymentService.class).fixed.set(true);
 		this.browser.open(page);
 		assertThat(this.browser.fetchStatus("POST", target)).isEqualTo(200);
 		await().atMost(PATIENCE)
 			.until(() -> admin.stats("payments.capture").dead() + admin.stats("payments.capture").pending() == 0);
-	}
-
-	private String start(String... properties) {
-		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.data.redis.host=" + this.server.host(),
-				"spring.data.redis.port=" + this.server.port(), "delayqueue.dashboard.enabled=true",
-				"delayqueue.history.flush-interval=200ms", "delayqueue.topics.payments.capture.retry.max-attempts=1"));
-		all.addAll(List.of(properties));
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(ShopApplication.class)
-			.properties(all.toArray(String[]::new))
-			.run();
-		this.contexts.add(context);
-		String contextPath = context.getEnvironment().getProperty("server.servlet.context-path", "");
-		return "http://localhost:" + context.getEnvironment().getRequiredProperty("local.server.port") + contextPath
-				+ "/delayqueue";
-	}
-
-	private <T> T bean(Class<T> type) {
-		return this.contexts.get(0).getBean(type);
 	}
 
 	record Order(int number, String currency) {

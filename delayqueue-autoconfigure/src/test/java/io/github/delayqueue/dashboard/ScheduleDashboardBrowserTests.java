@@ -1,7 +1,6 @@
 package io.github.delayqueue.dashboard;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -9,15 +8,12 @@ import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.test.RedisExtension;
-import io.github.delayqueue.test.RedisTestServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -35,31 +31,25 @@ class ScheduleDashboardBrowserTests {
 
 	private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-	private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
-
-	private RedisTestServer server;
+	@RegisterExtension
+	final DashboardInBrowser dashboard = new DashboardInBrowser(ReportApplication.class,
+			"delayqueue.schedules.report.topic=reports", "delayqueue.schedules.report.cron=*/2 * * * * *",
+			"delayqueue.schedules.report.zone=Europe/Berlin", "delayqueue.schedules.nightly.topic=reports",
+			"delayqueue.schedules.nightly.cron=0 30 2 * * MON-FRI",
+			"delayqueue.schedules.nightly.zone=America/New_York", "delayqueue.schedules.sync.topic=partner.sync",
+			"delayqueue.schedules.sync.every=1s");
 
 	private HeadlessChromium browser;
 
 	@BeforeEach
-	void setUp(RedisTestServer server) {
-		server.flushAll();
-		this.server = server;
-		this.browser = HeadlessChromium.start();
-	}
-
-	@AfterEach
-	void tearDown() {
-		if (this.browser != null) {
-			this.browser.close();
-		}
-		this.contexts.forEach(ConfigurableApplicationContext::close);
+	void setUp() {
+		this.browser = this.dashboard.browser();
 	}
 
 	@Test
 	void showsSchedulesAndPausesResumesAndTriggersThem() throws Exception {
-		String page = start("delayqueue.dashboard.read-only=false");
-		DelayQueueSchedules schedules = this.contexts.get(0).getBean(DelayQueueSchedules.class);
+		String page = this.dashboard.start("delayqueue.dashboard.read-only=false");
+		DelayQueueSchedules schedules = this.dashboard.bean(DelayQueueSchedules.class);
 		await().atMost(PATIENCE)
 			.until(() -> schedules.find("report").map(ScheduleInfo::recentRuns).orElse(List.of()).size() >= 2);
 
@@ -110,32 +100,15 @@ class ScheduleDashboardBrowserTests {
 
 	@Test
 	void offersNoActionOnAReadOnlyPageAndTheServerRefusesThem() throws Exception {
-		String page = start();
+		String page = this.dashboard.start();
 		this.browser.open(page + "#/schedules");
 		await().atMost(PATIENCE)
 			.untilAsserted(() -> assertThat(this.browser.all("tr[data-schedule='report']")).isNotEmpty());
 
 		assertThat(this.browser.all("#schedules button")).isEmpty();
 		assertThat(this.browser.fetchStatus("POST", page + "/api/schedules/report/pause")).isEqualTo(403);
-		assertThat(this.contexts.get(0).getBean(DelayQueueSchedules.class).find("report").orElseThrow().paused())
-			.isFalse();
+		assertThat(this.dashboard.bean(DelayQueueSchedules.class).find("report").orElseThrow().paused()).isFalse();
 		this.browser.screenshot("dashboard-schedules-read-only");
-	}
-
-	private String start(String... properties) {
-		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.data.redis.host=" + this.server.host(),
-				"spring.data.redis.port=" + this.server.port(), "delayqueue.dashboard.enabled=true",
-				"delayqueue.schedules.report.topic=reports", "delayqueue.schedules.report.cron=*/2 * * * * *",
-				"delayqueue.schedules.report.zone=Europe/Berlin", "delayqueue.schedules.nightly.topic=reports",
-				"delayqueue.schedules.nightly.cron=0 30 2 * * MON-FRI",
-				"delayqueue.schedules.nightly.zone=America/New_York", "delayqueue.schedules.sync.topic=partner.sync",
-				"delayqueue.schedules.sync.every=1s"));
-		all.addAll(List.of(properties));
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(ReportApplication.class)
-			.properties(all.toArray(String[]::new))
-			.run();
-		this.contexts.add(context);
-		return "http://localhost:" + context.getEnvironment().getRequiredProperty("local.server.port") + "/delayqueue";
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -2,8 +2,8 @@ package io.github.delayqueue.test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 
 import io.github.delayqueue.store.DelayQueueKeys;
 
@@ -22,6 +22,9 @@ import org.springframework.data.redis.core.ScanOptions;
  * @author delayqueue contributors
  */
 final class QueueWipe {
+
+	// As many keys as one SCAN step asks for and one DEL deletes.
+	private static final int DELETE_BATCH = 1000;
 
 	private final RedisConnectionFactory connectionFactory;
 
@@ -66,44 +69,48 @@ final class QueueWipe {
 	}
 
 	private long delete(Set<String> kept) {
-		long[] deleted = new long[1];
-		// Channels and registries start with the prefix, a topic's keys with it inside
-		// their hash tag.
-		for (String pattern : new String[] { escape("{" + this.prefix + ":") + "*", escape(this.prefix + ":") + "*" }) {
-			eachKey(pattern, (connection, key) -> {
-				if (!kept.contains(new String(key, StandardCharsets.UTF_8))) {
-					Long count = connection.keyCommands().del(key);
-					deleted[0] += (count != null) ? count : 0;
-				}
-			});
-		}
-		return deleted[0];
-	}
-
-	private void eachKey(String pattern, KeyAction action) {
-		ScanOptions options = ScanOptions.scanOptions().match(pattern).count(1000).build();
+		long deleted = 0;
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			if (connection instanceof RedisClusterConnection cluster) {
-				for (RedisClusterNode node : cluster.clusterGetNodes()) {
-					if (node.isMaster()) {
-						scan(cluster.scan(node, options), (key) -> action.apply(cluster, key));
-					}
+			// Channels and registries start with the prefix, a topic's keys with it
+			// inside their hash tag.
+			for (String pattern : new String[] { escape("{" + this.prefix + ":") + "*",
+					escape(this.prefix + ":") + "*" }) {
+				List<byte[]> doomed = keys(connection, pattern).stream()
+					.filter((key) -> !kept.contains(key))
+					.map(QueueWipe::bytes)
+					.toList();
+				for (int from = 0; from < doomed.size(); from += DELETE_BATCH) {
+					List<byte[]> batch = doomed.subList(from, Math.min(from + DELETE_BATCH, doomed.size()));
+					Long count = connection.keyCommands().del(batch.toArray(byte[][]::new));
+					deleted += (count != null) ? count : 0;
 				}
 			}
-			else {
-				scan(connection.keyCommands().scan(options), (key) -> action.apply(connection, key));
-			}
 		}
+		return deleted;
 	}
 
 	// Every key is read before any is deleted: no delete goes out on the connection while
 	// its scan is still in progress.
-	private static void scan(Cursor<byte[]> cursor, Consumer<byte[]> action) {
+	private static Set<String> keys(RedisConnection connection, String pattern) {
+		ScanOptions options = ScanOptions.scanOptions().match(pattern).count(DELETE_BATCH).build();
 		Set<String> found = new HashSet<>();
+		if (connection instanceof RedisClusterConnection cluster) {
+			for (RedisClusterNode node : cluster.clusterGetNodes()) {
+				if (node.isMaster()) {
+					collect(cluster.scan(node, options), found);
+				}
+			}
+		}
+		else {
+			collect(connection.keyCommands().scan(options), found);
+		}
+		return found;
+	}
+
+	private static void collect(Cursor<byte[]> cursor, Set<String> found) {
 		try (cursor) {
 			cursor.forEachRemaining((key) -> found.add(new String(key, StandardCharsets.UTF_8)));
 		}
-		found.forEach((key) -> action.accept(bytes(key)));
 	}
 
 	// Redis's glob characters in a prefix stand for themselves.
@@ -120,13 +127,6 @@ final class QueueWipe {
 
 	private static byte[] bytes(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
-	}
-
-	@FunctionalInterface
-	private interface KeyAction {
-
-		void apply(RedisConnection connection, byte[] key);
-
 	}
 
 }

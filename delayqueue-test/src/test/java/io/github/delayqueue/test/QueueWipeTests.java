@@ -1,12 +1,16 @@
 package io.github.delayqueue.test;
 
+import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.github.delayqueue.store.DelayQueueKeys;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -17,6 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Deleting the keys of one prefix on a real Redis, and nothing else.
  */
 class QueueWipeTests {
+
+	private static final int KEYS_TO_WIPE = 200;
 
 	private LettuceConnectionFactory connectionFactory;
 
@@ -61,6 +67,36 @@ class QueueWipeTests {
 		assertThat(new QueueWipe(this.connectionFactory, keys, "wipe*1").all()).isEqualTo(2);
 		assertThat(this.redis.keys("*")).contains("wipeX1:topics", "{wipeX1:orders}:jobs", "application:data")
 			.doesNotContain(keys.topicSet(), keys.partitionSet("orders"));
+	}
+
+	@Test
+	void deletesManyKeysInAFewCommandsNotOneEach() {
+		DelayQueueKeys keys = new DelayQueueKeys("wipe2");
+		this.redis.opsForSet().add(keys.topicSet(), "orders");
+		for (int i = 0; i < KEYS_TO_WIPE; i++) {
+			this.redis.opsForValue().set(keys.topic("orders").jobs() + ":" + i, "record");
+		}
+		long before = deleteCalls();
+
+		long deleted = new QueueWipe(this.connectionFactory, keys, "wipe2").jobs();
+
+		assertThat(deleted).isEqualTo(KEYS_TO_WIPE);
+		// A bound far below one DEL per key, with room for whatever else talks to this
+		// Redis.
+		assertThat(deleteCalls() - before).isLessThan(KEYS_TO_WIPE / 4);
+	}
+
+	private long deleteCalls() {
+		Properties stats;
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			stats = connection.serverCommands().info("commandstats");
+		}
+		String del = (stats != null) ? stats.getProperty("cmdstat_del") : null;
+		if (del == null) {
+			return 0;
+		}
+		Matcher calls = Pattern.compile("calls=(\\d+)").matcher(del);
+		return calls.find() ? Long.parseLong(calls.group(1)) : 0;
 	}
 
 }
