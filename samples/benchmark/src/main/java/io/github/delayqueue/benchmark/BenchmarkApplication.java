@@ -128,6 +128,10 @@ public final class BenchmarkApplication {
 				step("schedules: " + ScheduleScenario.SCHEDULES + " recurring schedules on three instances");
 				new ScheduleScenario(redis, options, report).run();
 			}
+			if (options.scenarios().contains(RateLimitScenario.NAME)) {
+				step("limits: " + options.limitJobs() + " jobs due at once in a rate-limited topic, on two instances");
+				new RateLimitScenario(redis, options, report).run();
+			}
 			redis.flushAll();
 			report.environment("Load average at end (1, 5, 15 min)", loadAverage());
 			report.environment("Duration", Duration.between(started, Instant.now()).withNanos(0));

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
@@ -23,6 +24,8 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Our starter as an application uses it: a Spring Boot context with the starter's
@@ -58,6 +61,13 @@ final class OurQueueClient implements QueueClient {
 
 	static final int TICK_CONSUMERS = 8;
 
+	/**
+	 * A topic that {@link RateLimitScenario} gives a rate limit.
+	 */
+	static final String LIMITED = "bench.limited";
+
+	static final int LIMITED_CONSUMERS = 8;
+
 	private final ConfigurableApplicationContext context;
 
 	private final DelayQueueOperations operations;
@@ -65,6 +75,8 @@ final class OurQueueClient implements QueueClient {
 	private final DelayedJobListenerEndpointRegistry registry;
 
 	private final Sinks sinks;
+
+	private final StringRedisTemplate redisTemplate;
 
 	private final List<DelayedJobListenerContainer> started = new ArrayList<>();
 
@@ -92,6 +104,28 @@ final class OurQueueClient implements QueueClient {
 		this.operations = this.context.getBean(DelayQueueOperations.class);
 		this.registry = this.context.getBean(DelayedJobListenerEndpointRegistry.class);
 		this.sinks = this.context.getBean(Sinks.class);
+		this.redisTemplate = this.context.getBean(StringRedisTemplate.class);
+	}
+
+	/**
+	 * Start several instances of the application against one Redis, as a deployment runs
+	 * them.
+	 * @param count how many
+	 * @param redis the Redis
+	 * @param setup how each is set up
+	 * @param properties more properties of each
+	 * @return the instances
+	 */
+	static List<OurQueueClient> instances(int count, BenchmarkRedis redis, ApplicationSetup setup,
+			Map<String, String> properties) {
+		Map<String, String> all = new HashMap<>(properties);
+		all.put("spring.data.redis.host", redis.host());
+		all.put("spring.data.redis.port", String.valueOf(redis.port()));
+		List<OurQueueClient> instances = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			instances.add(new OurQueueClient(all, setup));
+		}
+		return instances;
 	}
 
 	@Override
@@ -137,6 +171,20 @@ final class OurQueueClient implements QueueClient {
 	 */
 	void onTickProduced(LongConsumer latenessMillis) {
 		this.sinks.tickProduced = latenessMillis;
+	}
+
+	/**
+	 * Read the clock of the Redis server, the one the starter's limits are decided on,
+	 * over this application's own connection.
+	 * @return microseconds since the epoch
+	 */
+	long redisMicros() {
+		Long micros = this.redisTemplate
+			.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time(TimeUnit.MICROSECONDS));
+		if (micros == null) {
+			throw new IllegalStateException("Redis answered TIME with nothing");
+		}
+		return micros;
 	}
 
 	/**
@@ -271,6 +319,11 @@ final class OurQueueClient implements QueueClient {
 		@DelayedJobListener(id = TICKS, topics = TICKS, concurrency = "" + TICK_CONSUMERS, autoStartup = "false")
 		void ticks(DelayedJob<Map<String, Object>> tick) {
 			this.sinks.started(TICKS, tick.dueAt().toEpochMilli() + ":");
+		}
+
+		@DelayedJobListener(id = LIMITED, topics = LIMITED, concurrency = "" + LIMITED_CONSUMERS, autoStartup = "false")
+		void limited(String payload) {
+			this.sinks.started(LIMITED, payload);
 		}
 
 		@DelayedJobListener(id = IDLE + 0, topics = IDLE + 0, concurrency = "1", autoStartup = "false")

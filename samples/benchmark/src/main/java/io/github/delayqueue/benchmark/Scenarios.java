@@ -564,7 +564,7 @@ final class Scenarios {
 		}
 	}
 
-	private static void pause(Duration duration) {
+	static void pause(Duration duration) {
 		long end = System.nanoTime() + duration.toNanos();
 		long left;
 		while ((left = end - System.nanoTime()) > 0) {

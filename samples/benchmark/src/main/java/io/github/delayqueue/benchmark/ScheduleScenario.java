@@ -2,7 +2,6 @@ package io.github.delayqueue.benchmark;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -174,14 +173,7 @@ final class ScheduleScenario {
 	}
 
 	private List<OurQueueClient> start(Map<String, String> schedules) {
-		Map<String, String> properties = new HashMap<>(schedules);
-		properties.put("spring.data.redis.host", this.redis.host());
-		properties.put("spring.data.redis.port", String.valueOf(this.redis.port()));
-		List<OurQueueClient> instances = new ArrayList<>(INSTANCES);
-		for (int i = 0; i < INSTANCES; i++) {
-			instances.add(new OurQueueClient(properties, this.options.application()));
-		}
-		return instances;
+		return OurQueueClient.instances(INSTANCES, this.redis, this.options.application(), schedules);
 	}
 
 	// SCHEDULES schedules of the ticks' topic, each ticking by the setting given.

@@ -106,6 +106,26 @@ class BenchmarkApplicationTests {
 	}
 
 	@Test
+	void measuresARateLimitOnTwoInstances() throws Exception {
+		List<String> args = new ArrayList<>(
+				List.of("--out", this.output.toString(), "--scenarios", RateLimitScenario.NAME, "--limit-jobs", "150"));
+		String url = System.getenv("TEST_REDIS_URL");
+		if (url != null && !url.isBlank()) {
+			args.addAll(List.of("--redis-url", url));
+		}
+
+		Report report = BenchmarkApplication.run(BenchmarkOptions.parse(args.toArray(String[]::new)));
+
+		assertThat(report.rows()).extracting((row) -> row.scenario().substring(0, row.scenario().indexOf('.')))
+			.containsExactly("11a", "11b", "11c", "11d", "11e", "11f", "11g", "11h");
+		// 150 starts under a limit of 100 per second: a perfect limiter takes one second.
+		assertThat(report.row("11c. limits: first to last start, a perfect limiter").ours()).isEqualTo(1.0);
+		assertThat(report.rows().get(0).ours()).isGreaterThanOrEqualTo(100.0);
+		// The limiter's own log holds the limit exactly, on the Redis clock.
+		assertThat(report.rows().get(6).ours()).isEqualTo(100.0);
+	}
+
+	@Test
 	void profilesOurBurstInAnApplicationWithActuator() throws Exception {
 		String url = System.getenv("TEST_REDIS_URL");
 		List<String> args = new ArrayList<>(List.of("--quick", "--out", this.output.toString(), "--scenarios", "2",

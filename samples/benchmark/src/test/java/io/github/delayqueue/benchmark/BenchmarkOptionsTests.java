@@ -69,6 +69,18 @@ class BenchmarkOptionsTests {
 	}
 
 	@Test
+	void runsTheRateLimitScenarioOnlyWhenAskedWithAThousandJobsOrFiveHundredWhenQuick() {
+		assertThat(BenchmarkOptions.parse().scenarios()).doesNotContain(RateLimitScenario.NAME);
+		assertThat(BenchmarkOptions.parse().limitJobs()).isEqualTo(1_000);
+		assertThat(BenchmarkOptions.parse("--quick").limitJobs()).isEqualTo(500);
+		BenchmarkOptions options = BenchmarkOptions.parse("--scenarios", "limits", "--limit-jobs", "250", "--profile");
+		assertThat(options.scenarios()).containsExactly(RateLimitScenario.NAME);
+		assertThat(options.limitJobs()).isEqualTo(250);
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkOptions.parse("--limit-jobs", "none"))
+			.withMessageContaining("--limit-jobs");
+	}
+
+	@Test
 	void profilesTheBurstOnlyWhenAsked() {
 		assertThat(BenchmarkOptions.parse("--quick").profile()).isFalse();
 		BenchmarkOptions profiled = BenchmarkOptions.parse("--profile", "--burst", "5", "--app", "actuator");
