@@ -54,6 +54,14 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 	}
 
 	@Override
+	public List<JobEvent> timeline(String topic, String jobId) {
+		JobConstraints.checkTopic(topic);
+		JobConstraints.checkId(topic, jobId);
+		// Recorded by the store's scripts once the timeline is built.
+		return List.of();
+	}
+
+	@Override
 	public Set<String> topics() {
 		return this.store.topics();
 	}
