@@ -5,8 +5,8 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One step of a job's timeline, recorded by the topic's {@code timeline: true} in the same
- * Redis script as the step itself, on the Redis clock. See
+ * One step of a job's timeline, recorded by the topic's {@code timeline: true} in the
+ * same Redis script as the step itself, on the Redis clock. See
  * {@link DelayQueueAdmin#timeline(String, String)}.
  *
  * @param at when it happened, by the Redis clock
@@ -25,6 +25,21 @@ import org.jspecify.annotations.Nullable;
  */
 public record JobEvent(Instant at, Type type, @Nullable String instance, int attempt, @Nullable Instant dueAt,
 		@Nullable String detail) {
+
+	/**
+	 * Return this step as it may be shown to someone who may not see values, hidden as
+	 * {@link JobInfo#withoutValues()} hides a job's: the instance keeps its process mark
+	 * but not its host name, and a detail keeps the class name of an exception but not
+	 * the message, which may quote a request or a credential. The detail of a
+	 * {@link Type#REQUEUED} or {@link Type#CANCELLED} step, which names who asked, is
+	 * kept.
+	 * @return the step without values
+	 */
+	public JobEvent withoutValues() {
+		boolean namesWhoAsked = this.type == Type.REQUEUED || this.type == Type.CANCELLED;
+		return new JobEvent(this.at, this.type, JobInfo.withoutHost(this.instance), this.attempt, this.dueAt,
+				namesWhoAsked ? this.detail : JobInfo.withoutMessage(this.detail));
+	}
 
 	/**
 	 * The steps a timeline records.
