@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
@@ -35,10 +36,10 @@ import org.springframework.web.servlet.function.ServerResponse;
 /**
  * The dashboard's JSON API under {@code <path>/api}, which the page calls and scripts may
  * call too: topics with their counts, due-lag, pause and listeners; pages of a topic's
- * jobs per state; one job; the throughput history; and the actions (run now, cancel,
- * requeue, purge, pause, resume), which {@link DashboardGuard} lets through only when the
- * dashboard is not read-only and the request is same-origin; with schedules, those of
- * {@link DashboardScheduleApi} too.
+ * jobs per state; one job and its timeline; the throughput history; and the actions (run
+ * now, cancel, requeue, purge, pause, resume), which {@link DashboardGuard} lets through
+ * only when the dashboard is not read-only and the request is same-origin; with
+ * schedules, those of {@link DashboardScheduleApi} too.
  *
  * @author delayqueue contributors
  */
@@ -65,6 +66,8 @@ public class DashboardApi {
 
 	private @Nullable DashboardScheduleApi schedules;
 
+	private DashboardTimeline timeline;
+
 	/**
 	 * Create the API.
 	 * @param operations where jobs are read and changed
@@ -83,6 +86,16 @@ public class DashboardApi {
 		this.history = history;
 		this.redisClock = redisClock;
 		this.access = access;
+		this.timeline = new DashboardTimeline(admin, (topic) -> false);
+	}
+
+	/**
+	 * Show the timelines of the topics that record one; without it, the job view says
+	 * that the job's topic records none.
+	 * @param recorded tells whether a topic records a timeline
+	 */
+	public void setTimelineTopics(Predicate<String> recorded) {
+		this.timeline = new DashboardTimeline(this.admin, recorded);
 	}
 
 	/**
@@ -118,6 +131,7 @@ public class DashboardApi {
 			.GET(api + "/topics/{topic}", (request) -> handle(this::topic, request))
 			.GET(api + "/topics/{topic}/jobs", (request) -> handle(this::jobs, request))
 			.GET(api + "/topics/{topic}/jobs/{id}", (request) -> handle(this::job, request))
+			.GET(api + "/topics/{topic}/jobs/{id}/timeline", (request) -> handle(this::timeline, request))
 			.DELETE(api + "/topics/{topic}/jobs/{id}", action(guard, this::delete))
 			.POST(api + "/topics/{topic}/jobs/{id}/run-now", action(guard, this::runNow))
 			.POST(api + "/topics/{topic}/jobs/{id}/requeue", action(guard, this::requeue))
@@ -214,6 +228,11 @@ public class DashboardApi {
 					+ request.pathVariable("topic") + "': it is done, cancelled or was never sent");
 		}
 		return ServerResponse.ok().body(shown(job.get(), request));
+	}
+
+	private ServerResponse timeline(ServerRequest request) {
+		return ServerResponse.ok()
+			.body(this.timeline.read(request.pathVariable("topic"), request.pathVariable("id"), shows(request)));
 	}
 
 	private ServerResponse history(ServerRequest request) {
