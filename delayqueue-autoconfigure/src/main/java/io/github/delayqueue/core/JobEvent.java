@@ -5,8 +5,8 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One step of a job's timeline, recorded by the topic's {@code timeline: true} in the same
- * Redis script as the step itself, on the Redis clock. See
+ * One step of a job's timeline, recorded by the topic's {@code timeline: true} in the
+ * same Redis script as the step itself, on the Redis clock. See
  * {@link DelayQueueAdmin#timeline(String, String)}.
  *
  * @param at when it happened, by the Redis clock
