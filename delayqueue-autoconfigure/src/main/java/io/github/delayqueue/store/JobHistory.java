@@ -41,6 +41,16 @@ public final class JobHistory {
 	}
 
 	/**
+	 * Return the timeline argument of the scripts that move a queue's jobs on this
+	 * instance, see {@link JobHistoryPolicy#timelineArgument(TopicKeys, String)}.
+	 * @param keys the keys of the queue
+	 * @return the argument, empty when the queue's topic records no timeline
+	 */
+	String timelineArgument(TopicKeys keys) {
+		return policy(DelayQueueKeys.topicOf(keys.topic())).timelineArgument(keys, this.instance);
+	}
+
+	/**
 	 * Return the argument the scripts that finish a job read:
 	 * {@code keep ms:most jobs:instance}, or empty when the topic keeps no finished job.
 	 * @param topic the topic
