@@ -75,7 +75,7 @@ export function timelineSections(timeline) {
 	const now = Date.now();
 	const tried = attempts(timeline.events);
 	return [
-		tried.length > 0 ? [el('h2', {}, 'Attempts'),
+		tried.length > 0 ? [el('h2', { id: 'job-attempts-title' }, 'Attempts'),
 			el('table', { id: 'job-attempts' },
 				el('thead', {}, el('tr', {}, el('th', { class: 'count' }, '#'), el('th', {}, 'Started'),
 					el('th', {}, 'Instance'), el('th', {}, 'Outcome'), el('th', {}, 'Error'))),

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobEvent;
@@ -109,10 +110,17 @@ public class DelayQueueEndpoint {
 	public DelayQueueEndpoint(DelayQueueOperations operations, DelayQueueAdmin admin, ListenerPresence presence,
 			Show showValues, Set<String> roles) {
 		this.operations = operations;
-		this.admin = admin;
+		this.admin = actingAsEndpoint(admin);
 		this.presence = presence;
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
+	}
+
+	// Names the endpoint as who asked in the timelines of the jobs it requeues or
+	// cancels.
+	private static DelayQueueAdmin actingAsEndpoint(DelayQueueAdmin admin) {
+		return (admin instanceof DefaultDelayQueueAdmin starters) ? starters.actingAs(DefaultDelayQueueAdmin.ENDPOINT)
+				: admin;
 	}
 
 	/**
@@ -267,7 +275,9 @@ public class DelayQueueEndpoint {
 	 */
 	@DeleteOperation
 	public CancelDescriptor cancel(@Selector String topic, @Selector String jobId) {
-		return new CancelDescriptor(this.operations.cancel(topic, jobId));
+		boolean cancelled = (this.admin instanceof DefaultDelayQueueAdmin starters) ? starters.cancel(topic, jobId)
+				: this.operations.cancel(topic, jobId);
+		return new CancelDescriptor(cancelled);
 	}
 
 	/**

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueSchedules;
@@ -81,12 +82,15 @@ public class DashboardApi {
 	public DashboardApi(DelayQueueOperations operations, DelayQueueAdmin admin, ListenerPresence presence,
 			@Nullable ThroughputHistory history, LongSupplier redisClock, DashboardAccess access) {
 		this.operations = operations;
-		this.admin = admin;
+		// Names the dashboard as who asked in the timelines of the jobs it requeues or
+		// cancels.
+		this.admin = (admin instanceof DefaultDelayQueueAdmin starters)
+				? starters.actingAs(DefaultDelayQueueAdmin.DASHBOARD) : admin;
 		this.presence = presence;
 		this.history = history;
 		this.redisClock = redisClock;
 		this.access = access;
-		this.timeline = new DashboardTimeline(admin, (topic) -> false);
+		this.timeline = new DashboardTimeline(this.admin, (topic) -> false);
 	}
 
 	/**
@@ -255,7 +259,9 @@ public class DashboardApi {
 	private ServerResponse delete(ServerRequest request) {
 		String topic = request.pathVariable("topic");
 		String id = request.pathVariable("id");
-		boolean done = this.operations.cancel(topic, id) || this.admin.purgeDead(topic, id);
+		boolean cancelled = (this.admin instanceof DefaultDelayQueueAdmin starters) ? starters.cancel(topic, id)
+				: this.operations.cancel(topic, id);
+		boolean done = cancelled || this.admin.purgeDead(topic, id);
 		return done ? ServerResponse.ok().body(Map.of("done", true)) : error(HttpStatus.CONFLICT, "Job '" + id
 				+ "' of topic '" + topic + "' is neither pending nor dead: it is running, done or unknown");
 	}

@@ -8,7 +8,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
-import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
@@ -106,7 +105,6 @@ class DashboardTimelineApiTests {
 	void namesTheDashboardAsWhoCancelledOrRequeuedAJob() throws Exception {
 		int port = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);
-		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
 		queue.send(JobRequest.builder("parked", "later").id("parked-1").delay(Duration.ofHours(1)).build());
 		queue.send(JobRequest.builder("traced", "always").id("doomed-1").build());
 		await().atMost(PATIENCE)
@@ -124,7 +122,6 @@ class DashboardTimelineApiTests {
 			.isEqualTo("dashboard");
 		assertThat(step(get(port, timeline("traced", "doomed-1")), "REQUEUED").path("detail").asString())
 			.isEqualTo("dashboard");
-		assertThat(admin.stats("traced").dead()).isZero();
 	}
 
 	@Test

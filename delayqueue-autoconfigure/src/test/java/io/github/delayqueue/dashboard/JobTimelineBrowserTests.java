@@ -74,7 +74,7 @@ class JobTimelineBrowserTests {
 			.contains("card issuer unavailable for payment 42");
 		assertThat(this.browser.text("#job-attempts tr[data-attempt='2']")).contains("completed");
 		assertThat(this.browser.consoleErrors()).as("errors in the browser's console").isEmpty();
-		this.browser.scrollTo("#job-attempts");
+		this.browser.scrollTo("#job-attempts-title");
 		this.browser.screenshot("dashboard-job-timeline");
 		this.browser.preferDark(true);
 		this.browser.screenshot("dashboard-job-timeline-dark");
