@@ -1,7 +1,6 @@
 package io.github.delayqueue.actuate;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,6 +15,7 @@ import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.store.ScriptRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
+import io.github.delayqueue.test.TimelineJson;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -144,18 +144,11 @@ class DelayQueueTimelineEndpointTests {
 	}
 
 	private static List<String> types(ActuatorHttp.Response response) {
-		List<String> types = new ArrayList<>();
-		response.json().path("events").forEach((event) -> types.add(event.path("type").asString()));
-		return types;
+		return TimelineJson.types(response.json());
 	}
 
 	private static JsonNode step(ActuatorHttp.Response response, String type) {
-		for (JsonNode event : response.json().path("events")) {
-			if (type.equals(event.path("type").asString())) {
-				return event;
-			}
-		}
-		throw new AssertionError("No " + type + " step in " + response.body());
+		return TimelineJson.step(response.json(), type);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -28,6 +28,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import static io.github.delayqueue.test.TimelineJson.step;
+import static io.github.delayqueue.test.TimelineJson.types;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -200,21 +202,6 @@ class DashboardTimelineApiTests {
 			data.append(rest, lineEnd + 2, lineEnd + 2 + size);
 			rest = rest.substring(lineEnd + 2 + size + 2);
 		}
-	}
-
-	private static List<String> types(JsonNode timeline) {
-		List<String> types = new ArrayList<>();
-		timeline.path("events").forEach((event) -> types.add(event.path("type").asString()));
-		return types;
-	}
-
-	private static JsonNode step(JsonNode timeline, String type) {
-		for (JsonNode event : timeline.path("events")) {
-			if (type.equals(event.path("type").asString())) {
-				return event;
-			}
-		}
-		throw new AssertionError("No " + type + " step in " + timeline);
 	}
 
 	private int start(String... properties) {

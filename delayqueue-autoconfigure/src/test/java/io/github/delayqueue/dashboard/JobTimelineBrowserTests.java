@@ -52,12 +52,7 @@ class JobTimelineBrowserTests {
 	@Test
 	void jobViewShowsEachStepAndTheFailedAttemptWithItsError() throws Exception {
 		String page = this.dashboard.start("delayqueue.dashboard.show-payloads=always");
-		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
-		queue.send(JobRequest.builder("payments.capture", "payment 42").id("payment-42").build());
-		await().atMost(PATIENCE)
-			.until(() -> queue.find("payments.capture", "payment-42")
-				.map(JobInfo::state)
-				.orElse(null) == JobState.COMPLETED);
+		captureAndWaitForCompletion("payment-42", "payment 42");
 
 		this.browser.open(page + "#/topics/payments.capture/jobs/payment-42");
 
@@ -83,12 +78,7 @@ class JobTimelineBrowserTests {
 	@Test
 	void jobViewHidesHostAndErrorMessageOfEachStepAsItHidesTheJobsValues() throws Exception {
 		String page = this.dashboard.start();
-		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
-		queue.send(JobRequest.builder("payments.capture", "payment 7").id("payment-7").build());
-		await().atMost(PATIENCE)
-			.until(() -> queue.find("payments.capture", "payment-7")
-				.map(JobInfo::state)
-				.orElse(null) == JobState.COMPLETED);
+		captureAndWaitForCompletion("payment-7", "payment 7");
 
 		this.browser.open(page + "#/topics/payments.capture/jobs/payment-7");
 
@@ -115,6 +105,14 @@ class JobTimelineBrowserTests {
 				.isEqualTo("This topic records no timeline: set delayqueue.topics.orders.timeout.timeline=true"));
 		assertThat(this.browser.all("#job-attempts")).isEmpty();
 		this.browser.screenshot("dashboard-job-no-timeline");
+	}
+
+	// The first capture fails, the second completes.
+	private void captureAndWaitForCompletion(String id, String payment) {
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
+		queue.send(JobRequest.builder("payments.capture", payment).id(id).build());
+		await().atMost(PATIENCE)
+			.until(() -> queue.find("payments.capture", id).map(JobInfo::state).orElse(null) == JobState.COMPLETED);
 	}
 
 	private List<String> steps() {
