@@ -27,32 +27,42 @@ function step(event, previous, now) {
 		event.detail && event.type !== 'FAILED' ? el('div', { class: 'step-detail' }, `by ${event.detail}`) : null);
 }
 
+// The deliveries, in the order they started. A requeue from the dead jobs resets the
+// attempts, so the deliveries after it count from 1 again in a new round.
 function attempts(events) {
-	const byAttempt = new Map();
+	const deliveries = new Map();
+	let round = 0;
 	for (const event of events) {
+		if (event.type === 'REQUEUED') {
+			round++;
+		}
 		if (event.attempt < 1) {
 			continue;
 		}
-		const attempt = byAttempt.get(event.attempt) || { number: event.attempt };
+		const key = `${round}:${event.attempt}`;
+		const attempt = deliveries.get(key) || { number: event.attempt, round };
 		if (event.type === 'CLAIMED') {
 			attempt.claimed = event;
 		}
-		if (OUTCOMES[event.type] && !(attempt.outcome && attempt.outcome.type === 'FAILED' && event.type === 'DEAD')) {
+		// A delivery that failed or expired and then died keeps its own outcome: death
+		// follows from it and shows on the timeline.
+		if (OUTCOMES[event.type] && !(attempt.outcome && event.type === 'DEAD')) {
 			attempt.outcome = event;
 		}
 		if (event.type === 'FAILED') {
 			attempt.error = event.detail;
 		}
-		byAttempt.set(event.attempt, attempt);
+		deliveries.set(key, attempt);
 	}
-	return [...byAttempt.values()].sort((a, b) => a.number - b.number);
+	return [...deliveries.values()];
 }
 
 function attemptRow(attempt) {
 	const outcome = attempt.outcome ? OUTCOMES[attempt.outcome.type] : 'running';
 	const started = attempt.claimed || attempt.outcome;
-	return el('tr', { 'data-attempt': attempt.number, class: outcome },
-		el('td', { class: 'count' }, attempt.number),
+	return el('tr', { 'data-attempt': attempt.number, 'data-round': attempt.round, class: outcome },
+		el('td', { class: 'count' }, attempt.number,
+			attempt.round > 0 ? el('span', { class: 'muted' }, ' after requeue') : null),
 		el('td', {}, started ? time(started.at) : ''),
 		el('td', {}, (started && started.instance) || ''),
 		el('td', {}, el('span', { class: `badge step ${outcome}` }, outcome)),

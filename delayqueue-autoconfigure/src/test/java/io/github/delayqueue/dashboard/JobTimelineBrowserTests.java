@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
@@ -40,7 +41,10 @@ class JobTimelineBrowserTests {
 			"delayqueue.topics.payments.capture.timeline=true",
 			"delayqueue.topics.payments.capture.completed-retention=1h",
 			"delayqueue.topics.payments.capture.retry.backoff.delay=200ms",
-			"delayqueue.topics.payments.capture.retry.backoff.jitter=0ms");
+			"delayqueue.topics.payments.capture.retry.backoff.jitter=0ms",
+			"delayqueue.topics.payments.refund.timeline=true",
+			"delayqueue.topics.payments.refund.completed-retention=1h",
+			"delayqueue.topics.payments.refund.retry.max-attempts=1");
 
 	private HeadlessChromium browser;
 
@@ -93,6 +97,31 @@ class JobTimelineBrowserTests {
 	}
 
 	@Test
+	void requeueFromTheJobViewNamesTheDashboardInTheTimeline() throws Exception {
+		String page = this.dashboard.start("delayqueue.dashboard.read-only=false",
+				"delayqueue.dashboard.show-payloads=always");
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
+		queue.send(JobRequest.builder("payments.refund", "refund 5").id("refund-5").build());
+		await().atMost(PATIENCE)
+			.until(() -> queue.find("payments.refund", "refund-5").map(JobInfo::state).orElse(null) == JobState.DEAD);
+		this.browser.open(page + "#/topics/payments.refund/jobs/refund-5");
+		await().atMost(PATIENCE).untilAsserted(() -> assertThat(steps()).endsWith("dead"));
+
+		// The refund service is back: the requeued job completes.
+		this.dashboard.bean(Captures.class).refundsBack.set(true);
+		this.browser.click("button[data-action='requeue']");
+
+		await().atMost(PATIENCE)
+			.untilAsserted(() -> assertThat(steps()).containsSubsequence("failed", "dead", "requeued", "completed"));
+		assertThat(this.browser.text("#job-timeline li[data-step='requeued'] .step-detail")).isEqualTo("by dashboard");
+		assertThat(this.browser.text("#job-attempts tr[data-round='0']")).contains("failed")
+			.contains("refund service down for refund 5");
+		assertThat(this.browser.text("#job-attempts tr[data-round='1']")).contains("completed");
+		this.browser.scrollTo("#job-attempts-title");
+		this.browser.screenshot("dashboard-job-timeline-requeued");
+	}
+
+	@Test
 	void jobViewSaysSoWhenItsTopicRecordsNoTimeline() throws Exception {
 		String page = this.dashboard.start();
 		this.dashboard.bean(DelayQueueOperations.class)
@@ -140,10 +169,19 @@ class JobTimelineBrowserTests {
 
 		private final Set<String> failed = ConcurrentHashMap.newKeySet();
 
+		final AtomicBoolean refundsBack = new AtomicBoolean();
+
 		@DelayedJobListener(id = "captures", topics = "payments.capture")
 		void capture(String payment) {
 			if (this.failed.add(payment)) {
 				throw new IllegalStateException("card issuer unavailable for " + payment);
+			}
+		}
+
+		@DelayedJobListener(id = "refunds", topics = "payments.refund")
+		void refund(String refund) {
+			if (!this.refundsBack.get()) {
+				throw new IllegalStateException("refund service down for " + refund);
 			}
 		}
 
