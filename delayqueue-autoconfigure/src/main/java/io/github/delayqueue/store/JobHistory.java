@@ -3,9 +3,9 @@ package io.github.delayqueue.store;
 import java.util.function.Function;
 
 /**
- * Tells the scripts that end a job what each topic keeps of it, see
- * {@link JobHistoryPolicy}, and names the instance that ended it. Keeps nothing unless
- * built with policies.
+ * Tells the scripts that end or move a job what each topic keeps of it (finished jobs,
+ * timelines), see {@link JobHistoryPolicy}, and names the instance that ended or moved
+ * it. Keeps nothing unless built with policies.
  *
  * @author delayqueue contributors
  */

@@ -124,6 +124,22 @@ class TimelineTests {
 	}
 
 	@Test
+	void aReplacementOfARunningJobTakesOverWhenTheDeliveryCompletesAndItsTimelineGoesOn() {
+		send("order-1");
+		ClaimedJob delivery = claim();
+		this.template.send(JobRequest.builder(TOPIC, "v2").id("order-1").ifPending(IfPending.REPLACE).build());
+
+		assertThat(this.claims.ack(TOPIC, List.of(delivery))).containsExactly(true);
+
+		assertThat(this.admin.timeline(TOPIC, "order-1")).extracting(JobEvent::type)
+			.containsExactly(Type.SENT, Type.CLAIMED, Type.REPLACED, Type.COMPLETED, Type.READY);
+		assertThat(this.fixture.redis().getExpire(this.keys.topic(TOPIC).timeline("order-1")))
+			.as("the new version is pending")
+			.isEqualTo(-1);
+		assertThat(claim().attempt()).isEqualTo(1);
+	}
+
+	@Test
 	void recordsWhoCancelledAJob() {
 		send("by-app");
 		send("by-dashboard");
