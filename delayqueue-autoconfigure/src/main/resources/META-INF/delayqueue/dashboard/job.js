@@ -54,10 +54,17 @@ export function jobView(topic, id, settings) {
 				: el('p', { class: 'empty', id: 'job-payload' }, 'Hidden: delayqueue.dashboard.show-payloads does not show it to you.'));
 	}
 
-	function renderGone(message) {
+	function renderGone(message, timeline) {
 		replace(title, el('a', { href: '#/' }, 'Topics'), ' / ',
 			topic ? [el('a', { href: `#/topics/${segment(topic)}` }, topic), ' / '] : null, id);
-		replace(body, el('p', { class: 'notice failure', id: 'job-missing' }, message));
+		replace(body, el('p', { class: 'notice failure', id: 'job-missing' }, message),
+			timeline && timeline.events.length > 0 ? timelineSections(timeline) : null);
+	}
+
+	// A job that completed or was cancelled and is not kept leaves its timeline for a
+	// while: it tells what became of the job.
+	async function timelineOfGone() {
+		return topic ? api.timeline(topic, id) : null;
 	}
 
 	async function refresh() {
@@ -71,7 +78,7 @@ export function jobView(topic, id, settings) {
 		catch (e) {
 			if (e instanceof ApiError && (e.status === 404 || e.status === 400)) {
 				gone = e.status === 400;
-				renderGone(e.message);
+				renderGone(e.message, gone ? null : await timelineOfGone());
 				return;
 			}
 			throw e;

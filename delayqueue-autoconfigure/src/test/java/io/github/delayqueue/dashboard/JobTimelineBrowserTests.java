@@ -28,8 +28,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * A job's timeline in the dashboard's job view, in headless Chromium: each step on a
  * vertical line and the attempts with the error of the failed one, hidden as the job's
- * own values are; and a plain word when the topic records no timeline. Screenshots land
- * in {@code target/screenshots}.
+ * own values are; the dashboard named as who requeued a job; the timeline of a job that
+ * is gone; and a plain word when the topic records no timeline. Screenshots land in
+ * {@code target/screenshots}.
  */
 @ExtendWith(RedisExtension.class)
 class JobTimelineBrowserTests {
@@ -44,7 +45,7 @@ class JobTimelineBrowserTests {
 			"delayqueue.topics.payments.capture.retry.backoff.jitter=0ms",
 			"delayqueue.topics.payments.refund.timeline=true",
 			"delayqueue.topics.payments.refund.completed-retention=1h",
-			"delayqueue.topics.payments.refund.retry.max-attempts=1");
+			"delayqueue.topics.payments.refund.retry.max-attempts=1", "delayqueue.topics.receipts.timeline=true");
 
 	private HeadlessChromium browser;
 
@@ -122,6 +123,22 @@ class JobTimelineBrowserTests {
 	}
 
 	@Test
+	void jobViewOfACompletedJobItsTopicDoesNotKeepStillShowsItsTimeline() throws Exception {
+		String page = this.dashboard.start();
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
+		queue.send(JobRequest.builder("receipts", "receipt 3").id("receipt-3").build());
+		await().atMost(PATIENCE).until(() -> this.dashboard.bean(Captures.class).receipts.contains("receipt 3"));
+		await().atMost(PATIENCE).until(() -> queue.find("receipts", "receipt-3").isEmpty());
+
+		this.browser.open(page + "#/topics/receipts/jobs/receipt-3");
+
+		await().atMost(PATIENCE).untilAsserted(() -> {
+			assertThat(this.browser.text("#job-missing")).contains("receipt-3");
+			assertThat(steps()).containsSubsequence("sent", "claimed", "completed");
+		});
+	}
+
+	@Test
 	void jobViewSaysSoWhenItsTopicRecordsNoTimeline() throws Exception {
 		String page = this.dashboard.start();
 		this.dashboard.bean(DelayQueueOperations.class)
@@ -171,6 +188,8 @@ class JobTimelineBrowserTests {
 
 		final AtomicBoolean refundsBack = new AtomicBoolean();
 
+		final Set<String> receipts = ConcurrentHashMap.newKeySet();
+
 		@DelayedJobListener(id = "captures", topics = "payments.capture")
 		void capture(String payment) {
 			if (this.failed.add(payment)) {
@@ -183,6 +202,11 @@ class JobTimelineBrowserTests {
 			if (!this.refundsBack.get()) {
 				throw new IllegalStateException("refund service down for " + refund);
 			}
+		}
+
+		@DelayedJobListener(id = "receipts", topics = "receipts")
+		void receipt(String receipt) {
+			this.receipts.add(receipt);
 		}
 
 		@DelayedJobListener(id = "timeouts", topics = "orders.timeout")
