@@ -57,6 +57,7 @@ export const api = {
 	jobs: (topic, state, offset, count) =>
 		call('GET', `topics/${segment(topic)}/jobs`, { state, offset, count }),
 	job: (topic, id) => call('GET', `topics/${segment(topic)}/jobs/${segment(id)}`),
+	timeline: (topic, id) => call('GET', `topics/${segment(topic)}/jobs/${segment(id)}/timeline`),
 	lookup: (id) => call('GET', `jobs/${segment(id)}`),
 	runNow: (topic, id) => call('POST', `topics/${segment(topic)}/jobs/${segment(id)}/run-now`),
 	requeue: (topic, id) => call('POST', `topics/${segment(topic)}/jobs/${segment(id)}/requeue`),

@@ -1,9 +1,10 @@
 // One job: state, times (for a kept finished job also when and by which instance it
-// finished), attempts, last error, headers and the payload as formatted JSON, with the
-// actions its state allows. Found in its topic, or in any topic by id alone.
+// finished), attempts, last error, its timeline, headers and the payload as formatted
+// JSON, with the actions its state allows. Found in its topic, or in any topic by id alone.
 import { api, segment, ApiError } from './api.js';
 import { el, replace, count, time, relative } from './dom.js';
 import { jobActions } from './actions.js';
+import { timelineSections } from './timeline.js';
 
 function formatted(payloadJson) {
 	try {
@@ -25,7 +26,7 @@ export function jobView(topic, id, settings) {
 	const element = el('div', { class: 'job' }, title, body);
 	let gone = false;
 
-	function render(job) {
+	function render(job, timeline) {
 		const now = Date.now();
 		const topicLink = `#/topics/${segment(job.topic)}`;
 		replace(title, el('a', { href: '#/' }, 'Topics'), ' / ',
@@ -43,6 +44,7 @@ export function jobView(topic, id, settings) {
 				fact('Attempts', count(job.attempts))),
 			el('div', { class: 'toolbar', id: 'job-actions' }, jobActions(job, settings, () => {})),
 			job.lastError ? [el('h2', {}, 'Last error'), el('pre', { class: 'error', id: 'job-error' }, job.lastError)] : null,
+			timelineSections(timeline),
 			el('h2', {}, 'Headers'),
 			Object.keys(job.headers).length === 0 ? el('p', { class: 'empty' }, 'No headers.')
 				: el('table', { id: 'job-headers' }, el('tbody', {}, Object.entries(job.headers).sort()
@@ -52,10 +54,17 @@ export function jobView(topic, id, settings) {
 				: el('p', { class: 'empty', id: 'job-payload' }, 'Hidden: delayqueue.dashboard.show-payloads does not show it to you.'));
 	}
 
-	function renderGone(message) {
+	function renderGone(message, timeline) {
 		replace(title, el('a', { href: '#/' }, 'Topics'), ' / ',
 			topic ? [el('a', { href: `#/topics/${segment(topic)}` }, topic), ' / '] : null, id);
-		replace(body, el('p', { class: 'notice failure', id: 'job-missing' }, message));
+		replace(body, el('p', { class: 'notice failure', id: 'job-missing' }, message),
+			timeline && timeline.events.length > 0 ? timelineSections(timeline) : null);
+	}
+
+	// A job that completed or was cancelled and is not kept leaves its timeline for a
+	// while: it tells what became of the job.
+	async function timelineOfGone() {
+		return topic ? api.timeline(topic, id) : null;
 	}
 
 	async function refresh() {
@@ -63,12 +72,13 @@ export function jobView(topic, id, settings) {
 			return;
 		}
 		try {
-			render(await (topic ? api.job(topic, id) : api.lookup(id)));
+			const job = await (topic ? api.job(topic, id) : api.lookup(id));
+			render(job, await api.timeline(job.topic, job.id));
 		}
 		catch (e) {
 			if (e instanceof ApiError && (e.status === 404 || e.status === 400)) {
 				gone = e.status === 400;
-				renderGone(e.message);
+				renderGone(e.message, gone ? null : await timelineOfGone());
 				return;
 			}
 			throw e;

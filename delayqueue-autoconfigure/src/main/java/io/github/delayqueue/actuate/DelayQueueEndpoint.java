@@ -8,8 +8,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.JobEvent;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicOverview;
@@ -41,6 +43,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * the topic's jobs in a state ({@code delayed}, {@code ready}, {@code running} or
  * {@code dead}), oldest first</li>
  * <li>{@code GET /actuator/delayqueue/{topic}/{jobId}}: the job, 404 when absent</li>
+ * <li>{@code GET /actuator/delayqueue/{topic}/{jobId}/timeline}: the steps the job went
+ * through, oldest first, when its topic records a timeline</li>
  * <li>{@code DELETE /actuator/delayqueue/{topic}/{jobId}}: cancel a delayed or ready
  * job</li>
  * <li>{@code POST /actuator/delayqueue/{topic}} with {@code {"action": "requeue-dead"}}
@@ -66,6 +70,11 @@ public class DelayQueueEndpoint {
 	 * The action of the write operation that deletes dead jobs.
 	 */
 	public static final String PURGE_DEAD = "purge-dead";
+
+	/**
+	 * The path segment after a job's id that asks for its timeline.
+	 */
+	public static final String TIMELINE = "timeline";
 
 	/**
 	 * What a hidden payload or header value shows instead.
@@ -101,10 +110,17 @@ public class DelayQueueEndpoint {
 	public DelayQueueEndpoint(DelayQueueOperations operations, DelayQueueAdmin admin, ListenerPresence presence,
 			Show showValues, Set<String> roles) {
 		this.operations = operations;
-		this.admin = admin;
+		this.admin = actingAsEndpoint(admin);
 		this.presence = presence;
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
+	}
+
+	// Names the endpoint as who asked in the timelines of the jobs it requeues or
+	// cancels.
+	private static DelayQueueAdmin actingAsEndpoint(DelayQueueAdmin admin) {
+		return (admin instanceof DefaultDelayQueueAdmin starters) ? starters.actingAs(DefaultDelayQueueAdmin.ENDPOINT)
+				: admin;
 	}
 
 	/**
@@ -226,6 +242,32 @@ public class DelayQueueEndpoint {
 	}
 
 	/**
+	 * List the steps of a job's timeline, oldest first: empty when its topic records no
+	 * timeline ({@code delayqueue.topics.<topic>.timeline}) or the job is unknown. Host
+	 * names and error messages show only as the endpoint's {@link Show} setting allows
+	 * for the caller.
+	 * @param securityContext who is asking
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @param part {@value #TIMELINE}
+	 * @return the steps
+	 * @throws InvalidEndpointRequestException if {@code part} is not {@value #TIMELINE}
+	 */
+	@ReadOperation
+	public TimelineDescriptor timeline(SecurityContext securityContext, @Selector String topic, @Selector String jobId,
+			@Selector String part) {
+		if (!TIMELINE.equals(part)) {
+			throw new InvalidEndpointRequestException(
+					"Unknown part '" + part + "' of job '" + jobId + "'; use /delayqueue/{topic}/{jobId}/" + TIMELINE,
+					"Unknown part of a job");
+		}
+		List<JobEvent> events = this.admin.timeline(topic, jobId);
+		boolean shown = shows(securityContext);
+		return new TimelineDescriptor(topic, jobId,
+				shown ? events : events.stream().map(JobEvent::withoutValues).toList());
+	}
+
+	/**
 	 * Cancel a delayed or ready job.
 	 * @param topic the topic
 	 * @param jobId the job id
@@ -233,7 +275,9 @@ public class DelayQueueEndpoint {
 	 */
 	@DeleteOperation
 	public CancelDescriptor cancel(@Selector String topic, @Selector String jobId) {
-		return new CancelDescriptor(this.operations.cancel(topic, jobId));
+		boolean cancelled = (this.admin instanceof DefaultDelayQueueAdmin starters) ? starters.cancel(topic, jobId)
+				: this.operations.cancel(topic, jobId);
+		return new CancelDescriptor(cancelled);
 	}
 
 	/**
@@ -392,6 +436,17 @@ public class DelayQueueEndpoint {
 		static JobRowDescriptor of(JobInfo job) {
 			return new JobRowDescriptor(job.id(), job.dueAt(), job.attempts(), job.lastError(), job.diedAt());
 		}
+
+	}
+
+	/**
+	 * A job's timeline.
+	 *
+	 * @param topic the topic
+	 * @param id the job id
+	 * @param events the steps, oldest first
+	 */
+	public record TimelineDescriptor(String topic, String id, List<JobEvent> events) implements OperationResponseBody {
 
 	}
 

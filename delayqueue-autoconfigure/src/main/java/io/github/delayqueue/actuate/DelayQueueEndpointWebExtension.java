@@ -90,6 +90,20 @@ public class DelayQueueEndpointWebExtension {
 	}
 
 	/**
+	 * See {@link DelayQueueEndpoint#timeline}.
+	 * @param securityContext who is asking
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @param part {@value DelayQueueEndpoint#TIMELINE}
+	 * @return the steps, or why not
+	 */
+	@ReadOperation
+	public WebEndpointResponse<Object> timeline(SecurityContext securityContext, @Selector String topic,
+			@Selector String jobId, @Selector String part) {
+		return answer(() -> this.endpoint.timeline(securityContext, topic, jobId, part));
+	}
+
+	/**
 	 * See {@link DelayQueueEndpoint#cancel}, or delete a schedule saved at run time.
 	 * @param topic the topic
 	 * @param jobId the job id

@@ -9,6 +9,7 @@ import io.github.delayqueue.dashboard.DashboardResponseHeaders;
 import io.github.delayqueue.history.ThroughputHistory;
 import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.support.TopicPolicies;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -39,13 +40,14 @@ public final class DelayQueueDashboardAutoConfiguration {
 	@Bean
 	RouterFunction<ServerResponse> delayQueueDashboardRoutes(DelayQueueOperations operations, DelayQueueAdmin admin,
 			ScriptRunner scriptRunner, ObjectProvider<ThroughputHistory> history, DelayQueueProperties properties,
-			ObjectProvider<DelayQueueSchedules> schedules) {
+			ObjectProvider<DelayQueueSchedules> schedules, TopicPolicies policies) {
 		DelayQueueProperties.Dashboard dashboard = properties.getDashboard();
 		DashboardAccess access = new DashboardAccess(dashboard.isReadOnly(), dashboard.getShowPayloads(),
 				dashboard.getRoles(), dashboard.getAllowedOrigins());
 		DashboardApi api = new DashboardApi(operations, admin,
 				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), history.getIfAvailable(),
 				scriptRunner::serverTime, access);
+		api.setTimelineTopics((topic) -> policies.forTopic(topic).history().timeline());
 		schedules.ifAvailable(api::setSchedules);
 		return api.routes(dashboard.getPath());
 	}

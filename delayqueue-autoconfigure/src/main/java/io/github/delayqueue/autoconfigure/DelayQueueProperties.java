@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.github.delayqueue.dashboard.ShowValues;
+import io.github.delayqueue.store.JobHistoryPolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -541,6 +542,18 @@ public class DelayQueueProperties {
 		private @Nullable Integer completedMaxCount;
 
 		/**
+		 * Whether each job's steps (sent, ready, claimed, failed, retried, completed and
+		 * the rest) are recorded in its timeline, in the scripts that take them, for the
+		 * admin API, the endpoint and the dashboard; off by default.
+		 */
+		private @Nullable Boolean timeline;
+
+		/**
+		 * The most steps a job's timeline keeps, 1 to 1000; the oldest go first.
+		 */
+		private @Nullable Integer timelineMaxEvents;
+
+		/**
 		 * Most handlers of the topic running at once across every instance; each
 		 * listener's concurrency still bounds its own instance. Unset: no bound across
 		 * instances.
@@ -560,6 +573,8 @@ public class DelayQueueProperties {
 			defaults.setPartitions(1);
 			defaults.setCompletedRetention(Duration.ZERO);
 			defaults.setCompletedMaxCount(10_000);
+			defaults.setTimeline(false);
+			defaults.setTimelineMaxEvents(JobHistoryPolicy.DEFAULT_TIMELINE_MAX_EVENTS);
 			defaults.rateLimit.setPeriod(Duration.ofSeconds(1));
 			defaults.rateLimit.setPauseTopicOn429(false);
 			defaults.retry.setMaxAttempts(5);
@@ -611,6 +626,22 @@ public class DelayQueueProperties {
 
 		public void setCompletedMaxCount(@Nullable Integer completedMaxCount) {
 			this.completedMaxCount = completedMaxCount;
+		}
+
+		public @Nullable Boolean getTimeline() {
+			return this.timeline;
+		}
+
+		public void setTimeline(@Nullable Boolean timeline) {
+			this.timeline = timeline;
+		}
+
+		public @Nullable Integer getTimelineMaxEvents() {
+			return this.timelineMaxEvents;
+		}
+
+		public void setTimelineMaxEvents(@Nullable Integer timelineMaxEvents) {
+			this.timelineMaxEvents = timelineMaxEvents;
 		}
 
 		public @Nullable Integer getGlobalConcurrency() {

@@ -30,6 +30,11 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 	static final String TOPIC_NAME_RULE = "Topic names use 1 to 128 characters of A-Z a-z 0-9 . _ -, starting with "
 			+ "a letter or digit";
 
+	/**
+	 * The most events a job's timeline may keep.
+	 */
+	static final int MAX_TIMELINE_EVENTS = 1000;
+
 	private final TopicProperties defaults;
 
 	private final Map<String, TopicProperties> topics;
@@ -126,7 +131,20 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 		return new TopicPolicy(ttr, concurrency, maxAttempts,
 				new BackoffPolicy(delay, multiplier, maxDelay, jitter, schedule), nonRetryable, retention,
 				Math.max(1, Math.min(partitions, DelayQueueKeys.MAX_PARTITIONS)),
-				limits(prefix, topic, defaults, problems), new JobHistoryPolicy(completedRetention, completedMaxCount));
+				limits(prefix, topic, defaults, problems),
+				history(prefix, topic, defaults, problems, completedRetention, completedMaxCount));
+	}
+
+	private static JobHistoryPolicy history(String prefix, TopicProperties topic, TopicProperties defaults,
+			ConfigurationProblems problems, Duration completedRetention, int completedMaxCount) {
+		JobHistoryPolicy history = new JobHistoryPolicy(completedRetention, completedMaxCount);
+		int maxEvents = pick(topic, defaults, TopicProperties::getTimelineMaxEvents);
+		if (maxEvents < 1 || maxEvents > MAX_TIMELINE_EVENTS) {
+			problems.invalid(prefix + ".timeline-max-events", maxEvents,
+					"A timeline keeps 1 to " + MAX_TIMELINE_EVENTS + " events");
+		}
+		boolean timeline = pick(topic, defaults, TopicProperties::getTimeline);
+		return timeline ? history.withTimeline(Math.max(1, Math.min(maxEvents, MAX_TIMELINE_EVENTS))) : history;
 	}
 
 	private static TopicLimits limits(String prefix, TopicProperties topic, TopicProperties defaults,

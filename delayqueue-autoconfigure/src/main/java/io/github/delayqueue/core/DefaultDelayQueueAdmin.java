@@ -15,19 +15,94 @@ import io.github.delayqueue.store.StoredJob;
  * The {@link DelayQueueAdmin} on the starter's Redis store, which the starter configures
  * as a bean. Topics that do not exist are read like empty ones and leave nothing behind
  * on this instance.
+ * <p>
+ * What it changes is recorded in job timelines as asked by {@value #API}; a tool that
+ * acts for an operator names itself with {@link #actingAs(String)}, as the Actuator
+ * endpoint ({@value #ENDPOINT}) and the dashboard ({@value #DASHBOARD}) do:
+ *
+ * <pre class="code">
+ * DefaultDelayQueueAdmin dashboardAdmin = admin.actingAs(DefaultDelayQueueAdmin.DASHBOARD);
+ * dashboardAdmin.requeueDead("orders.timeout", "order-42"); // REQUEUED, detail "dashboard"
+ * dashboardAdmin.cancel("orders.timeout", "order-43");      // CANCELLED, detail "dashboard"
+ * </pre>
  *
  * @author delayqueue contributors
  */
 public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 
-	private final JobStore store;
+	/**
+	 * Names the application's own code as who asked, the default.
+	 */
+	public static final String API = JobStore.API;
 
 	/**
-	 * Create the admin operations on a store.
+	 * Names the Actuator endpoint as who asked.
+	 */
+	public static final String ENDPOINT = "endpoint";
+
+	/**
+	 * Names the dashboard as who asked.
+	 */
+	public static final String DASHBOARD = "dashboard";
+
+	private static final int MAX_ACTOR_LENGTH = 64;
+
+	private final JobStore store;
+
+	private final String actor;
+
+	/**
+	 * Create the admin operations on a store, acting as {@value #API}.
 	 * @param store the Redis side
 	 */
 	public DefaultDelayQueueAdmin(JobStore store) {
+		this(store, API);
+	}
+
+	private DefaultDelayQueueAdmin(JobStore store, String actor) {
 		this.store = store;
+		this.actor = actor;
+	}
+
+	/**
+	 * Return admin operations on the same store that record who asked as the given actor:
+	 * the detail of the {@link JobEvent.Type#REQUEUED REQUEUED} and
+	 * {@link JobEvent.Type#CANCELLED CANCELLED} steps of job timelines. This admin is
+	 * unchanged.
+	 * @param actor who asks, such as {@link #ENDPOINT} or {@link #DASHBOARD}: 1 to 64
+	 * characters, not blank
+	 * @return the admin operations acting as {@code actor}
+	 * @throws IllegalArgumentException if the actor is blank or too long
+	 */
+	public DefaultDelayQueueAdmin actingAs(String actor) {
+		if (actor == null || actor.isBlank() || actor.length() > MAX_ACTOR_LENGTH) {
+			throw new IllegalArgumentException(
+					"An actor is 1 to " + MAX_ACTOR_LENGTH + " characters, not blank; was '" + actor + "'");
+		}
+		return new DefaultDelayQueueAdmin(this.store, actor);
+	}
+
+	/**
+	 * Return who this admin says asked, see {@link #actingAs(String)}.
+	 * @return the actor, {@value #API} unless set
+	 */
+	public String actor() {
+		return this.actor;
+	}
+
+	/**
+	 * Cancel a {@link JobState#DELAYED DELAYED} or {@link JobState#READY READY} job at
+	 * once, recording this admin's actor in its timeline, as an operator's tool does; see
+	 * {@link DelayQueueOperations#cancel(String, String)}, which an application uses for
+	 * its own jobs and which waits for a surrounding transaction to commit.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @return {@code true} if the job was delayed or ready and is now gone
+	 * @throws InvalidJobException if the topic or id is invalid
+	 */
+	public boolean cancel(String topic, String jobId) {
+		JobConstraints.checkTopic(topic);
+		return this.store.cancel(topic, JobConstraints.checkId(topic, jobId), this.actor);
 	}
 
 	@Override
@@ -51,6 +126,13 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 	@Override
 	public boolean isPaused(String topic) {
 		return this.store.isPaused(JobConstraints.checkTopic(topic));
+	}
+
+	@Override
+	public List<JobEvent> timeline(String topic, String jobId) {
+		JobConstraints.checkTopic(topic);
+		JobConstraints.checkId(topic, jobId);
+		return this.store.timeline(topic, jobId).stream().map(StoredJobs::event).toList();
 	}
 
 	@Override
@@ -90,12 +172,13 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 
 	@Override
 	public long requeueDead(String topic) {
-		return this.store.requeueDead(JobConstraints.checkTopic(topic), null);
+		return this.store.requeueDead(JobConstraints.checkTopic(topic), null, this.actor);
 	}
 
 	@Override
 	public boolean requeueDead(String topic, String jobId) {
-		return this.store.requeueDead(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId)) == 1;
+		return this.store.requeueDead(JobConstraints.checkTopic(topic), JobConstraints.checkId(topic, jobId),
+				this.actor) == 1;
 	}
 
 	@Override

@@ -167,4 +167,16 @@ public interface DelayQueueAdmin {
 	 */
 	boolean isPaused(String topic);
 
+	/**
+	 * Return the timeline of a job: each step it went through, oldest first, as recorded
+	 * by the topic's {@code timeline: true} (the most recent steps up to the topic's
+	 * cap). A job's timeline lasts as long as the job, and after it finishes as long as
+	 * the topic keeps finished jobs.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @return the steps, oldest first; empty if the topic records no timeline or the job
+	 * is unknown
+	 */
+	List<JobEvent> timeline(String topic, String jobId);
+
 }

@@ -101,7 +101,7 @@ public record JobInfo(String id, String topic, JobState state, int attempts, Ins
 				withoutHost(this.finishedBy));
 	}
 
-	private static @Nullable String withoutHost(@Nullable String instance) {
+	static @Nullable String withoutHost(@Nullable String instance) {
 		if (instance == null) {
 			return null;
 		}
@@ -112,7 +112,7 @@ public record JobInfo(String id, String topic, JobState state, int attempts, Ins
 	// Keeps the first line up to the exception's class name ("Failed 5 of 5 attempts;
 	// last: java.net.ConnectException"): the starter's own words and a class name hold no
 	// secret, the message after them may.
-	private static @Nullable String withoutMessage(@Nullable String error) {
+	static @Nullable String withoutMessage(@Nullable String error) {
 		if (error == null) {
 			return null;
 		}

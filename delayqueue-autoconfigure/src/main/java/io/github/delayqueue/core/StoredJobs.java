@@ -1,8 +1,10 @@
 package io.github.delayqueue.core;
 
+import java.time.Instant;
 import java.util.Optional;
 
 import io.github.delayqueue.store.StateCounts;
+import io.github.delayqueue.store.StoredEvent;
 import io.github.delayqueue.store.StoredJob;
 
 /**
@@ -23,6 +25,12 @@ final class StoredJobs {
 
 	static Optional<JobInfo> info(Optional<StoredJob> job) {
 		return job.map(StoredJobs::info);
+	}
+
+	static JobEvent event(StoredEvent event) {
+		return new JobEvent(Instant.ofEpochMilli(event.atMillis()), JobEvent.Type.valueOf(event.type().name()),
+				event.instance(), event.attempt(),
+				(event.dueAtMillis() >= 0) ? Instant.ofEpochMilli(event.dueAtMillis()) : null, event.detail());
 	}
 
 	static TopicStats stats(StateCounts counts) {

@@ -9,7 +9,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
+import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueSchedules;
@@ -35,10 +37,10 @@ import org.springframework.web.servlet.function.ServerResponse;
 /**
  * The dashboard's JSON API under {@code <path>/api}, which the page calls and scripts may
  * call too: topics with their counts, due-lag, pause and listeners; pages of a topic's
- * jobs per state; one job; the throughput history; and the actions (run now, cancel,
- * requeue, purge, pause, resume), which {@link DashboardGuard} lets through only when the
- * dashboard is not read-only and the request is same-origin; with schedules, those of
- * {@link DashboardScheduleApi} too.
+ * jobs per state; one job and its timeline; the throughput history; and the actions (run
+ * now, cancel, requeue, purge, pause, resume), which {@link DashboardGuard} lets through
+ * only when the dashboard is not read-only and the request is same-origin; with
+ * schedules, those of {@link DashboardScheduleApi} too.
  *
  * @author delayqueue contributors
  */
@@ -65,6 +67,8 @@ public class DashboardApi {
 
 	private @Nullable DashboardScheduleApi schedules;
 
+	private DashboardTimeline timeline;
+
 	/**
 	 * Create the API.
 	 * @param operations where jobs are read and changed
@@ -78,11 +82,24 @@ public class DashboardApi {
 	public DashboardApi(DelayQueueOperations operations, DelayQueueAdmin admin, ListenerPresence presence,
 			@Nullable ThroughputHistory history, LongSupplier redisClock, DashboardAccess access) {
 		this.operations = operations;
-		this.admin = admin;
+		// Names the dashboard as who asked in the timelines of the jobs it requeues or
+		// cancels.
+		this.admin = (admin instanceof DefaultDelayQueueAdmin starters)
+				? starters.actingAs(DefaultDelayQueueAdmin.DASHBOARD) : admin;
 		this.presence = presence;
 		this.history = history;
 		this.redisClock = redisClock;
 		this.access = access;
+		this.timeline = new DashboardTimeline(this.admin, (topic) -> false);
+	}
+
+	/**
+	 * Show the timelines of the topics that record one; without it, the job view says
+	 * that the job's topic records none.
+	 * @param recorded tells whether a topic records a timeline
+	 */
+	public void setTimelineTopics(Predicate<String> recorded) {
+		this.timeline = new DashboardTimeline(this.admin, recorded);
 	}
 
 	/**
@@ -118,6 +135,7 @@ public class DashboardApi {
 			.GET(api + "/topics/{topic}", (request) -> handle(this::topic, request))
 			.GET(api + "/topics/{topic}/jobs", (request) -> handle(this::jobs, request))
 			.GET(api + "/topics/{topic}/jobs/{id}", (request) -> handle(this::job, request))
+			.GET(api + "/topics/{topic}/jobs/{id}/timeline", (request) -> handle(this::timeline, request))
 			.DELETE(api + "/topics/{topic}/jobs/{id}", action(guard, this::delete))
 			.POST(api + "/topics/{topic}/jobs/{id}/run-now", action(guard, this::runNow))
 			.POST(api + "/topics/{topic}/jobs/{id}/requeue", action(guard, this::requeue))
@@ -216,6 +234,11 @@ public class DashboardApi {
 		return ServerResponse.ok().body(shown(job.get(), request));
 	}
 
+	private ServerResponse timeline(ServerRequest request) {
+		return ServerResponse.ok()
+			.body(this.timeline.read(request.pathVariable("topic"), request.pathVariable("id"), shows(request)));
+	}
+
 	private ServerResponse history(ServerRequest request) {
 		if (this.history == null) {
 			return error(HttpStatus.NOT_FOUND, "The throughput history is off (delayqueue.history.enabled=false)");
@@ -236,7 +259,9 @@ public class DashboardApi {
 	private ServerResponse delete(ServerRequest request) {
 		String topic = request.pathVariable("topic");
 		String id = request.pathVariable("id");
-		boolean done = this.operations.cancel(topic, id) || this.admin.purgeDead(topic, id);
+		boolean cancelled = (this.admin instanceof DefaultDelayQueueAdmin starters) ? starters.cancel(topic, id)
+				: this.operations.cancel(topic, id);
+		boolean done = cancelled || this.admin.purgeDead(topic, id);
 		return done ? ServerResponse.ok().body(Map.of("done", true)) : error(HttpStatus.CONFLICT, "Job '" + id
 				+ "' of topic '" + topic + "' is neither pending nor dead: it is running, done or unknown");
 	}

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.store.JobHistoryPolicy;
 import io.github.delayqueue.store.PartitionRegistry;
 import io.github.delayqueue.store.ScriptRunner;
 import io.github.delayqueue.store.TopicKeys;
@@ -31,11 +32,21 @@ final class HousekeepingStore {
 		this.partitions = new PartitionRegistry(scripts, keys);
 	}
 
-	TopicSweep sweep(String topic, int batchSize, int maxAttempts) {
+	/**
+	 * Sweep a queue.
+	 * @param topic the queue
+	 * @param batchSize most jobs moved per transition
+	 * @param maxAttempts the topic's max attempts
+	 * @param history what the topic keeps of its jobs' past: its timeline steps record no
+	 * instance, as whichever instance sweeps a topic makes its moves
+	 * @return what the sweep did
+	 */
+	TopicSweep sweep(String topic, int batchSize, int maxAttempts, JobHistoryPolicy history) {
 		TopicKeys k = this.keys.topic(topic);
-		List<Object> reply = this.scripts.run(DelayQueueScript.SWEEP, List.of(k.delayed(), k.ready(), k.running(),
-				k.dead(), k.jobs(), k.attempts(), k.errors(), k.successors()), String.valueOf(batchSize),
-				String.valueOf(maxAttempts));
+		List<Object> reply = this.scripts.run(DelayQueueScript.SWEEP,
+				List.of(k.delayed(), k.ready(), k.running(), k.dead(), k.jobs(), k.attempts(), k.errors(),
+						k.successors()),
+				String.valueOf(batchSize), String.valueOf(maxAttempts), history.timelineArgument(k, ""));
 		List<String> deadIds = (reply.size() > 8)
 				? reply.subList(8, reply.size()).stream().map(String::valueOf).toList() : List.of();
 		return new TopicSweep(asInt(reply.get(0)), ScriptRunner.asLong(reply.get(1)), asInt(reply.get(2)),

@@ -8,6 +8,7 @@ import io.github.delayqueue.support.ExpiredDeadJobsListener;
 import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.support.JobEventListeners;
 import io.github.delayqueue.support.TopicPolicies;
+import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.store.DelayQueueKeys;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -82,11 +83,12 @@ final class TopicSweeper {
 
 	void sweep(String queue) {
 		String topic = DelayQueueKeys.topicOf(queue);
-		int maxAttempts = this.policies.forTopic(topic).maxAttempts();
+		TopicPolicy policy = this.policies.forTopic(topic);
 		this.wakeUps.sweepStarting(queue);
 		this.sweeps.incrementAndGet();
 		long sentAt = this.nanoClock.getAsLong();
-		HousekeepingStore.TopicSweep sweep = this.store.sweep(queue, this.batchSize, maxAttempts);
+		HousekeepingStore.TopicSweep sweep = this.store.sweep(queue, this.batchSize, policy.maxAttempts(),
+				policy.history());
 		long receivedAt = this.nanoClock.getAsLong();
 		if (sweep.redisNow() >= 0) {
 			this.redisOffsetMillis = sweep.redisNow() - this.clock.millis();

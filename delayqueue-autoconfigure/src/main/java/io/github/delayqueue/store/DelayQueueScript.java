@@ -54,6 +54,8 @@ public enum DelayQueueScript {
 	READ_PAGE("read-page"),
 	/** Reads a page of kept finished jobs. */
 	READ_FINISHED("read-finished"),
+	/** Reads one job's timeline. */
+	READ_TIMELINE("read-timeline"),
 	/** Sets or removes a queue's pause mark. */
 	PAUSE("pause"),
 	/** A drained partition gets its retirement mark. */

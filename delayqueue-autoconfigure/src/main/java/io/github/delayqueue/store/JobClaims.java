@@ -75,7 +75,8 @@ public final class JobClaims {
 	}
 
 	/**
-	 * Set what each topic keeps of the jobs its deliveries complete; nothing unless set.
+	 * Set what each topic keeps of the jobs its deliveries complete, and which topics
+	 * record the timelines of the jobs it moves; nothing unless set.
 	 * @param history the topics' history settings
 	 */
 	public void setJobHistory(JobHistory history) {
@@ -166,7 +167,7 @@ public final class JobClaims {
 				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), k.claimReceipt(call.claimant()),
 						k.ghosts(), k.paused()),
 				(call.movedId() != null) ? call.movedId() : "", String.valueOf(call.count()),
-				String.valueOf(call.ttr().toMillis()), call.token());
+				String.valueOf(call.ttr().toMillis()), call.token(), this.history.timelineArgument(k));
 		long now = ScriptRunner.asLong(reply.get(0));
 		// A reply of two elements cannot hold jobs (three elements each): the topic is
 		// paused.
@@ -217,11 +218,13 @@ public final class JobClaims {
 			throw new IllegalArgumentException(
 					"At most " + MAX_ACK_BATCH + " deliveries are acknowledged at once, not " + jobs.size());
 		}
-		String[] args = new String[3 + jobs.size() * 3];
+		TopicKeys k = this.keys.topic(queue);
+		String[] args = new String[4 + jobs.size() * 3];
 		args[0] = this.keys.wakeChannel();
 		args[1] = queue;
 		args[2] = this.history.finishedArgument(DelayQueueKeys.topicOf(queue));
-		int i = 3;
+		args[3] = this.history.timelineArgument(k);
+		int i = 4;
 		for (int j = 0; j < jobs.size(); j++) {
 			ClaimedJob job = jobs.get(j);
 			if (!job.queue().equals(queue)) {
@@ -232,7 +235,6 @@ public final class JobClaims {
 			args[i++] = String.valueOf(job.attempt());
 			args[i++] = (deadlines != null) ? String.valueOf(deadlines[j]) : "-1";
 		}
-		TopicKeys k = this.keys.topic(queue);
 		List<Object> reply = this.scripts.run(DelayQueueScript.ACK, List.of(k.running(), k.jobs(), k.attempts(),
 				k.errors(), k.delayed(), k.ready(), k.successors(), k.finished(), k.completed(), k.cancelled()), args);
 		boolean[] acknowledged = new boolean[jobs.size()];
@@ -288,7 +290,8 @@ public final class JobClaims {
 		List<Object> reply = this.scripts.run(DelayQueueScript.RETRY,
 				List.of(k.running(), k.delayed(), k.ready(), k.jobs(), k.attempts(), k.errors(), k.successors()),
 				job.id(), String.valueOf(job.attempt()), String.valueOf(delay.toMillis()), error,
-				this.keys.wakeChannel(), job.queue(), String.valueOf(deadline), uncounted ? "1" : "0");
+				this.keys.wakeChannel(), job.queue(), String.valueOf(deadline), uncounted ? "1" : "0",
+				this.history.timelineArgument(k));
 		return (ScriptRunner.asLong(reply.get(0)) == 1) ? ScriptRunner.asLong(reply.get(1)) : -1;
 	}
 
@@ -321,7 +324,7 @@ public final class JobClaims {
 							List.of(k.running(), k.dead(), k.attempts(), k.errors(), k.jobs(), k.delayed(), k.ready(),
 									k.successors()),
 							job.id(), String.valueOf(job.attempt()), error, String.valueOf(deadline),
-							this.keys.wakeChannel(), job.queue())
+							this.keys.wakeChannel(), job.queue(), this.history.timelineArgument(k))
 					.get(0)) == 1;
 	}
 
@@ -355,7 +358,8 @@ public final class JobClaims {
 					.run(DelayQueueScript.RELEASE,
 							List.of(k.running(), k.ready(), k.attempts(), k.jobs(), k.delayed(), k.errors(),
 									k.successors()),
-							job.id(), String.valueOf(job.attempt()), this.keys.wakeChannel(), job.queue())
+							job.id(), String.valueOf(job.attempt()), this.keys.wakeChannel(), job.queue(),
+							this.history.timelineArgument(k))
 					.get(0)) == 1;
 	}
 

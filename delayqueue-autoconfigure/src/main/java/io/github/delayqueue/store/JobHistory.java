@@ -3,9 +3,9 @@ package io.github.delayqueue.store;
 import java.util.function.Function;
 
 /**
- * Tells the scripts that end a job what each topic keeps of it, see
- * {@link JobHistoryPolicy}, and names the instance that ended it. Keeps nothing unless
- * built with policies.
+ * Tells the scripts that end or move a job what each topic keeps of it (finished jobs,
+ * timelines), see {@link JobHistoryPolicy}, and names the instance that ended or moved
+ * it. Keeps nothing unless built with policies.
  *
  * @author delayqueue contributors
  */
@@ -38,6 +38,16 @@ public final class JobHistory {
 	 */
 	public JobHistoryPolicy policy(String topic) {
 		return this.policies.apply(topic);
+	}
+
+	/**
+	 * Return the timeline argument of the scripts that move a queue's jobs on this
+	 * instance, see {@link JobHistoryPolicy#timelineArgument(TopicKeys, String)}.
+	 * @param keys the keys of the queue
+	 * @return the argument, empty when the queue's topic records no timeline
+	 */
+	String timelineArgument(TopicKeys keys) {
+		return policy(DelayQueueKeys.topicOf(keys.topic())).timelineArgument(keys, this.instance);
 	}
 
 	/**

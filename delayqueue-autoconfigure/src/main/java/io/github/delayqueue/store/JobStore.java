@@ -33,6 +33,11 @@ public final class JobStore {
 	private static final int MANAGEMENT_BATCH = 500;
 
 	/**
+	 * Names the application's own code as who asked for a change, in job timelines.
+	 */
+	public static final String API = "api";
+
+	/**
 	 * Most dead jobs one script call reads; {@link #deadJobs} pages past it.
 	 */
 	public static final int MAX_READ_PAGE = 1000;
@@ -55,6 +60,8 @@ public final class JobStore {
 
 	private final FinishedJobPages finishedPages;
 
+	private final JobTimelines timelines;
+
 	private volatile JobHistory history = JobHistory.OFF;
 
 	/**
@@ -72,15 +79,18 @@ public final class JobStore {
 		this.lookup = new JobLookup(scripts, keys, this.infos);
 		this.counts = new QueueCounts(scripts, keys, this.lookup);
 		this.finishedPages = new FinishedJobPages(scripts, keys, this.lookup, this.infos);
+		this.timelines = new JobTimelines(scripts, keys, this.lookup);
 	}
 
 	/**
-	 * Set what each topic keeps of the jobs cancelled through this store; nothing unless
-	 * set.
+	 * Set what each topic keeps of the jobs cancelled through this store, and which
+	 * topics record the timelines of the jobs it writes; nothing unless set.
 	 * @param history the topics' history settings
 	 */
 	public void setJobHistory(JobHistory history) {
 		this.history = history;
+		// Their timeline arguments came from the history before.
+		this.enqueueTargets.clear();
 	}
 
 	/**
@@ -95,7 +105,8 @@ public final class JobStore {
 		if (target == null) {
 			target = this.enqueueTargets.computeIfAbsent(queue, this::enqueueTarget);
 		}
-		byte[][] args = { this.wakeChannel, target.topic(), bytes(job.id()), bytes(job.due()), bytes(job.tail()) };
+		byte[][] args = { this.wakeChannel, target.topic(), target.timeline(), bytes(job.id()), bytes(job.due()),
+				bytes(job.tail()) };
 		List<Object> reply = this.scripts.run(DelayQueueScript.ENQUEUE, target.keys(), args);
 		if (target.retirable()) {
 			byte[][] keys = target.keys();
@@ -113,7 +124,8 @@ public final class JobStore {
 		for (int i = 0; i < encoded.length; i++) {
 			encoded[i] = bytes(keys.get(i));
 		}
-		return new EnqueueTarget(encoded, bytes(queue), keys.size() > ENQUEUE_KEYS);
+		return new EnqueueTarget(encoded, bytes(queue), bytes(this.history.timelineArgument(this.keys.topic(queue))),
+				keys.size() > ENQUEUE_KEYS);
 	}
 
 	private static final int ENQUEUE_KEYS = 9;
@@ -181,9 +193,10 @@ public final class JobStore {
 	}
 
 	private ScriptRunner.Call enqueueCall(String queue, List<EncodedJob> jobs) {
-		List<String> args = new ArrayList<>(2 + jobs.size() * 3);
+		List<String> args = new ArrayList<>(3 + jobs.size() * 3);
 		args.add(this.keys.wakeChannel());
 		args.add(queue);
+		args.add(this.history.timelineArgument(this.keys.topic(queue)));
 		for (EncodedJob job : jobs) {
 			args.add(job.id());
 			args.add(job.due());
@@ -250,18 +263,30 @@ public final class JobStore {
 	}
 
 	/**
-	 * Remove a delayed or ready job.
+	 * Remove a delayed or ready job, asked by the application's own code.
 	 * @param topic the topic
 	 * @param id the job id
 	 * @return whether it was removed
 	 */
 	public boolean cancel(String topic, String id) {
+		return cancel(topic, id, API);
+	}
+
+	/**
+	 * Remove a delayed or ready job.
+	 * @param topic the topic
+	 * @param id the job id
+	 * @param actor who asked, recorded in the job's timeline: {@value #API}, or a tool
+	 * such as the Actuator endpoint or the dashboard
+	 * @return whether it was removed
+	 */
+	public boolean cancel(String topic, String id, String actor) {
 		return this.lookup.byId(topic, id, (queue) -> {
 			TopicKeys k = this.keys.lookupTopic(queue);
 			return new ScriptRunner.Call(DelayQueueScript.CANCEL,
 					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(), k.ghosts(),
 							k.successors(), k.finished(), k.cancelled(), k.completed()),
-					List.of(id, this.history.finishedArgument(topic)));
+					List.of(id, this.history.finishedArgument(topic), this.history.timelineArgument(k), actor));
 		}, (queue, reply) -> ScriptRunner.asLong(reply.get(0)) == 1, Boolean::booleanValue);
 	}
 
@@ -278,7 +303,8 @@ public final class JobStore {
 			TopicKeys k = this.keys.lookupTopic(queue);
 			return new ScriptRunner.Call(DelayQueueScript.RESCHEDULE,
 					List.of(k.jobs(), k.delayed(), k.ready(), k.running(), k.dead(), k.ghosts()),
-					List.of(id, String.valueOf(delay.toMillis()), this.keys.wakeChannel(), queue));
+					List.of(id, String.valueOf(delay.toMillis()), this.keys.wakeChannel(), queue,
+							this.history.timelineArgument(k)));
 		}, (queue, reply) -> new Rescheduled((ScriptRunner.asLong(reply.get(0)) == 1)
 				? new QueueDue(queue, ScriptRunner.asLong(reply.get(1))) : null), (done) -> done.due() != null);
 		return rescheduled.due();
@@ -455,17 +481,29 @@ public final class JobStore {
 	}
 
 	/**
-	 * Requeue one dead job, or all of them.
+	 * Requeue one dead job, or all of them, asked by the application's own code.
 	 * @param topic the topic
 	 * @param id the job id, or {@code null} for all
 	 * @return how many were requeued
 	 */
 	public long requeueDead(String topic, @Nullable String id) {
+		return requeueDead(topic, id, API);
+	}
+
+	/**
+	 * Requeue one dead job, or all of them.
+	 * @param topic the topic
+	 * @param id the job id, or {@code null} for all
+	 * @param actor who asked, recorded in the jobs' timelines, see
+	 * {@link #cancel(String, String, String)}
+	 * @return how many were requeued
+	 */
+	public long requeueDead(String topic, @Nullable String id, String actor) {
 		if (id != null) {
-			return this.lookup.byId(topic, id, (queue) -> requeueDeadCall(queue, id),
+			return this.lookup.byId(topic, id, (queue) -> requeueDeadCall(queue, id, actor),
 					(queue, reply) -> ScriptRunner.asLong(reply.get(0)), (requeued) -> requeued > 0);
 		}
-		return sumOverQueues(topic, (queue) -> requeueDeadIn(queue));
+		return sumOverQueues(topic, (queue) -> requeueDeadIn(queue, actor));
 	}
 
 	private long sumOverQueues(String topic, ToLongFunction<String> perQueue) {
@@ -476,17 +514,18 @@ public final class JobStore {
 		return total;
 	}
 
-	private ScriptRunner.Call requeueDeadCall(String queue, String id) {
+	private ScriptRunner.Call requeueDeadCall(String queue, String id, String actor) {
 		TopicKeys k = this.keys.lookupTopic(queue);
 		return new ScriptRunner.Call(DelayQueueScript.REQUEUE_DEAD,
-				List.of(k.dead(), k.ready(), k.jobs(), k.attempts()), List.of(id, String.valueOf(MANAGEMENT_BATCH)));
+				List.of(k.dead(), k.ready(), k.jobs(), k.attempts()),
+				List.of(id, String.valueOf(MANAGEMENT_BATCH), this.history.timelineArgument(k), actor));
 	}
 
-	private long requeueDeadIn(String queue) {
+	private long requeueDeadIn(String queue, String actor) {
 		long total = 0;
 		long moved;
 		do {
-			moved = ScriptRunner.asLong(this.scripts.run(requeueDeadCall(queue, "")).get(0));
+			moved = ScriptRunner.asLong(this.scripts.run(requeueDeadCall(queue, "", actor)).get(0));
 			total += moved;
 		}
 		while (moved == MANAGEMENT_BATCH);
@@ -511,7 +550,9 @@ public final class JobStore {
 		long purged;
 		do {
 			purged = ScriptRunner.asLong(
-					this.scripts.run(DelayQueueScript.PURGE_DEAD, scriptKeys, cutoff, String.valueOf(MANAGEMENT_BATCH))
+					this.scripts
+						.run(DelayQueueScript.PURGE_DEAD, scriptKeys, cutoff, String.valueOf(MANAGEMENT_BATCH), "",
+								k.timelinePrefix())
 						.get(0));
 			total += purged;
 		}
@@ -529,7 +570,8 @@ public final class JobStore {
 		return this.lookup.byId(topic, id, (queue) -> {
 			TopicKeys k = this.keys.lookupTopic(queue);
 			return new ScriptRunner.Call(DelayQueueScript.PURGE_DEAD,
-					List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), List.of("+inf", "1", id));
+					List.of(k.dead(), k.jobs(), k.attempts(), k.errors()),
+					List.of("+inf", "1", id, k.timelinePrefix()));
 		}, (queue, reply) -> ScriptRunner.asLong(reply.get(0)) == 1, Boolean::booleanValue);
 	}
 
@@ -537,7 +579,17 @@ public final class JobStore {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
 
-	private record EnqueueTarget(byte[][] keys, byte[] topic, boolean retirable) {
+	/**
+	 * Return the timeline of a job, the oldest step first, see {@link JobTimelines}.
+	 * @param topic the topic
+	 * @param id the job id
+	 * @return the steps, empty when none is recorded
+	 */
+	public List<StoredEvent> timeline(String topic, String id) {
+		return this.timelines.read(topic, id);
+	}
+
+	private record EnqueueTarget(byte[][] keys, byte[] topic, byte[] timeline, boolean retirable) {
 
 	}
 

@@ -79,6 +79,25 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	}
 
 	/**
+	 * The start of the name of each job's timeline, a list of the steps the job went
+	 * through, kept while the topic's {@code timeline} is on (see
+	 * {@link JobHistoryPolicy}): the scripts append the job id to it.
+	 * @return the prefix, in the topic's hash tag
+	 */
+	public String timelinePrefix() {
+		return base() + "timeline:";
+	}
+
+	/**
+	 * The list of one job's timeline, see {@link #timelinePrefix()}.
+	 * @param id the job id
+	 * @return the key, in the topic's hash tag
+	 */
+	public String timeline(String id) {
+		return timelinePrefix() + id;
+	}
+
+	/**
 	 * Return the key whose presence marks the topic as paused: listeners claim none of
 	 * its jobs while it exists.
 	 * @return the key, in the topic's hash tag

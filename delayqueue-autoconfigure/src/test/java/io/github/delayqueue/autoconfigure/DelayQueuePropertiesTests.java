@@ -112,6 +112,26 @@ class DelayQueuePropertiesTests {
 	}
 
 	@Test
+	void bindsTheTimelineOffByDefaultOnPerTopicOrByDefaultsWithItsCap() {
+		this.runner
+			.withPropertyValues("delayqueue.topics.orders.timeout.timeline=true",
+					"delayqueue.topics.webhook.timeline-max-events=1000", "delayqueue.defaults.timeline-max-events=20",
+					"delayqueue.topics.webhook.timeline=true")
+			.run((context) -> {
+				TopicPolicies policies = context.getBean(TopicPolicies.class);
+				assertThat(policies.forTopic("orders.timeout").history().timeline()).isTrue();
+				assertThat(policies.forTopic("orders.timeout").history().timelineMaxEvents()).isEqualTo(20);
+				assertThat(policies.forTopic("webhook").history().timelineMaxEvents()).isEqualTo(1000);
+				assertThat(policies.forTopic("anything.else").history().timeline()).isFalse();
+			});
+		this.runner.withPropertyValues("delayqueue.defaults.timeline=true").run((context) -> {
+			TopicPolicies policies = context.getBean(TopicPolicies.class);
+			assertThat(policies.forTopic("anything.else").history().timeline()).isTrue();
+			assertThat(policies.forTopic("anything.else").history().timelineMaxEvents()).isEqualTo(50);
+		});
+	}
+
+	@Test
 	void bindsTopicSettingsKeyedByDottedTopicNames() {
 		this.runner
 			.withPropertyValues("delayqueue.defaults.ttr=30s", "delayqueue.defaults.retry.backoff.jitter=0",
@@ -454,7 +474,11 @@ class DelayQueuePropertiesTests {
 						"delayqueue.topics.partner.rate-limit.limit" },
 				new String[] { "delayqueue.topics.partner.rate-limit.period=0s",
 						"delayqueue.topics.partner.rate-limit.period" },
-				new String[] { "delayqueue.defaults.global-concurrency=0", "delayqueue.defaults.global-concurrency" });
+				new String[] { "delayqueue.defaults.global-concurrency=0", "delayqueue.defaults.global-concurrency" },
+				new String[] { "delayqueue.topics.orders.timeline-max-events=0",
+						"delayqueue.topics.orders.timeline-max-events" },
+				new String[] { "delayqueue.defaults.timeline-max-events=1001",
+						"delayqueue.defaults.timeline-max-events" });
 		for (String[] entry : invalid) {
 			this.runner.withPropertyValues(entry[0]).run((context) -> {
 				assertThat(context).hasFailed();

@@ -143,6 +143,11 @@ final class HeadlessChromium implements AutoCloseable {
 		return Boolean.TRUE.equals(this.driver.executeScript("return document.hidden"));
 	}
 
+	/** Scroll the page so that an element shows at the top of the window. */
+	void scrollTo(String css) {
+		this.driver.executeScript("arguments[0].scrollIntoView({block: 'start'})", one(css));
+	}
+
 	/** Show the page as a browser set to the dark theme would. */
 	void preferDark(boolean dark) {
 		this.driver.executeCdpCommand("Emulation.setEmulatedMedia",

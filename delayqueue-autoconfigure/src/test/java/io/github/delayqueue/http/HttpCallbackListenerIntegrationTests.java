@@ -12,6 +12,7 @@ import io.github.delayqueue.autoconfigure.DelayQueueSchedulerAutoConfiguration;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.InvalidJobException;
+import io.github.delayqueue.core.JobEvent;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicStats;
@@ -111,6 +112,34 @@ class HttpCallbackListenerIntegrationTests {
 				.startsWith("Failed 3 of 3 attempts; last: " + HttpCallbackException.class.getName()
 						+ ": HTTP 500 from GET " + this.http.url("/down") + ": database unavailable\n\tat ");
 			assertThat(this.http.requests("/down")).hasSize(3);
+		});
+	}
+
+	@Test
+	void recordsEachFailedCallInTheTimelineWithoutHeaderValuesOrTheQuery() {
+		this.http.respond("/down", Response.status(500, "database unavailable"));
+		contextRunner().withPropertyValues("delayqueue.topics.http-callback.timeline=true").run((context) -> {
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
+			String id = queue.send(TOPIC,
+					HttpCallback.get(this.http.url("/down") + "?key=k3y-value")
+						.header("Authorization", "Bearer s3cr3t-token")
+						.build());
+
+			awaitDead(queue, id);
+			List<JobEvent> failures = admin.timeline(TOPIC, id)
+				.stream()
+				.filter((event) -> event.type() == JobEvent.Type.FAILED)
+				.toList();
+			assertThat(failures).hasSize(3)
+				.allSatisfy((failure) -> assertThat(failure.detail())
+					.contains(HttpCallbackException.class.getName() + ": HTTP 500 from GET " + this.http.url("/down"))
+					.endsWith(": database unavailable")
+					.doesNotContain("s3cr3t")
+					.doesNotContain("k3y-value"));
+			assertThat(this.http.requests("/down")).first()
+				.satisfies((request) -> assertThat(request.header("Authorization")).isEqualTo("Bearer s3cr3t-token"));
+			assertThat(admin.timeline(TOPIC, id)).last().extracting(JobEvent::type).isEqualTo(JobEvent.Type.DEAD);
 		});
 	}
 

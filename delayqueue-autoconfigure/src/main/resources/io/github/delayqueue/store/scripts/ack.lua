@@ -10,8 +10,10 @@
 -- the deadline the two cannot be told apart, and it counts as fenced.
 -- KEYS[1] running, KEYS[2] jobs, KEYS[3] attempts, KEYS[4] errors, KEYS[5] delayed,
 -- KEYS[6] ready, KEYS[7] successors, KEYS[8] finished, KEYS[9] completed, KEYS[10] cancelled
+-- Timelines (see timeline in prelude.lua): COMPLETED for each delivery acknowledged, by this
+-- instance; the timeline of a job that is gone then expires.
 -- ARGV[1] wake channel, ARGV[2] queue, ARGV[3] the retention argument of keep_finished
--- ('' when off), then per delivery: id,
+-- ('' when off), ARGV[4] the timeline argument ('' when off), then per delivery: id,
 -- attempt, deadline ms (by the Redis clock, as the claim set it; -1 if unknown)
 -- Returns one integer per delivery, in order: 1 if acknowledged (now or by the first run),
 -- 0 if fenced
@@ -19,7 +21,7 @@
 -- cost per command, not per id, dominates; TIME is read only when a delivery is fenced or
 -- a successor takes over, and the successors hash only when it exists.
 local ids = {}
-for i = 4, #ARGV, 3 do
+for i = 5, #ARGV, 3 do
   ids[#ids + 1] = ARGV[i]
 end
 local out = {}
@@ -31,19 +33,26 @@ local attempts = redis.call('HMGET', KEYS[3], unpack(ids))
 local done, doneAttempts = {}, {}
 local now
 for i, id in ipairs(ids) do
-  if deadlines[i] and attempts[i] == ARGV[3 * i + 2] then
+  if deadlines[i] and attempts[i] == ARGV[3 * i + 3] then
     done[#done + 1] = id
     doneAttempts[#done] = attempts[i]
     out[i] = 1
   else
     now = now or redis_now()
-    out[i] = (now < tonumber(ARGV[3 * i + 3])) and 1 or 0
+    out[i] = (now < tonumber(ARGV[3 * i + 4])) and 1 or 0
   end
 end
 if #done == 0 then
   return out
 end
 redis.call('ZREM', KEYS[1], unpack(done))
+local t = timeline(ARGV[4])
+if t then
+  now = now or redis_now()
+  for i, id in ipairs(done) do
+    record_events(t, id, event('C', now, doneAttempts[i], t.by))
+  end
+end
 local gone = done
 if redis.call('EXISTS', KEYS[7]) == 1 then
   now = now or redis_now()
@@ -52,7 +61,7 @@ if redis.call('EXISTS', KEYS[7]) == 1 then
   gone = {}
   local goneAttempts = {}
   for i, id in ipairs(done) do
-    if not take_over(k, id, now, ARGV[1], ARGV[2]) then
+    if not take_over(k, id, now, ARGV[1], ARGV[2], t) then
       gone[#gone + 1] = id
       goneAttempts[#gone] = doneAttempts[i]
     end
@@ -70,4 +79,9 @@ end
 redis.call('HDEL', KEYS[2], unpack(gone))
 redis.call('HDEL', KEYS[3], unpack(gone))
 redis.call('HDEL', KEYS[4], unpack(gone))
+if t then
+  for _, id in ipairs(gone) do
+    end_timeline(t, id)
+  end
+end
 return out

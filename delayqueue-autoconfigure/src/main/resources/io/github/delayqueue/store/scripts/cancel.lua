@@ -10,7 +10,10 @@
 -- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] running, KEYS[4] dead, KEYS[5] attempts,
 -- KEYS[6] errors, KEYS[7] ghosts (hash id -> ghost entries, '' -> their total),
 -- KEYS[8] successors, KEYS[9] finished, KEYS[10] cancelled, KEYS[11] completed
--- ARGV[1] id, ARGV[2] the retention argument of keep_finished ('' when off)
+-- Timelines (see timeline in prelude.lua): CANCELLED with who asked; the timeline of a job
+-- that is gone then expires (a running job whose successor was cancelled goes on).
+-- ARGV[1] id, ARGV[2] the retention argument of keep_finished ('' when off), ARGV[3] the
+-- timeline argument ('' or absent when off), ARGV[4] who asked (api, endpoint, dashboard)
 -- Returns 1 if cancelled, 0 if the job was gone, dead or running without a successor
 -- O(1) and O(log N) commands only.
 local id = ARGV[1]
@@ -19,7 +22,12 @@ if redis.call('HEXISTS', KEYS[1], id) == 0 then
 end
 if redis.call('ZREM', KEYS[2], id) == 0 then
   if redis.call('ZSCORE', KEYS[3], id) then
-    return redis.call('HDEL', KEYS[8], id)
+    local cancelled = redis.call('HDEL', KEYS[8], id)
+    local t = timeline(ARGV[3])
+    if t and cancelled == 1 then
+      record_events(t, id, event('X', redis_now(), 0, t.by, nil, ARGV[4]))
+    end
+    return cancelled
   end
   if redis.call('ZSCORE', KEYS[4], id) then
     return 0
@@ -35,4 +43,9 @@ end
 redis.call('HDEL', KEYS[1], id)
 redis.call('HDEL', KEYS[5], id)
 redis.call('HDEL', KEYS[6], id)
+local t = timeline(ARGV[3])
+if t then
+  record_events(t, id, event('X', redis_now(), 0, t.by, nil, ARGV[4]))
+  end_timeline(t, id)
+end
 return 1

@@ -24,7 +24,9 @@
 -- mark (optional)
 -- ARGV[1] id moved by BLMOVE or '', ARGV[2] most jobs to take from ready (1,000 at most),
 -- ARGV[3] topic's ttr ms,
--- ARGV[4] this call's token, unique to the claiming thread
+-- ARGV[4] this call's token, unique to the claiming thread, ARGV[5] the timeline argument
+-- (see timeline in prelude.lua; '' or absent when off): each job claimed gets CLAIMED with
+-- its attempt and this instance; a replayed claim records nothing again
 -- Returns {now ms, id, attempt, record, ...}; attempt is -1 (and record '') for an id whose
 -- record vanished, which is dropped. Returns {now ms, 'paused'} when the topic is paused:
 -- nothing is claimed or counted, and the moved id goes back to the consuming end of the
@@ -150,6 +152,7 @@ local records = redis.call('HMGET', KEYS[4], unpack(ids))
 local attempts = redis.call('HMGET', KEYS[5], unpack(ids))
 local counted, deadlines, vanished = {}, {}, {}
 local defaultTtr = tonumber(ARGV[3])
+local t = timeline(ARGV[5])
 local longestTtr = 0
 for i, id in ipairs(ids) do
   local record = records[i]
@@ -164,6 +167,9 @@ for i, id in ipairs(ids) do
     out[#out + 1] = id
     out[#out + 1] = attempt
     out[#out + 1] = record
+    if t then
+      record_events(t, id, event('G', now, attempt, t.by))
+    end
   else
     vanished[#vanished + 1] = id
     out[#out + 1] = id

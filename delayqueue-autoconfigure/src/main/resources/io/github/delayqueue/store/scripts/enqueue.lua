@@ -29,7 +29,10 @@
 -- KEYS[4] dead (zset id -> ms), KEYS[5] attempts (hash), KEYS[6] errors (hash), KEYS[7]
 -- running (zset), KEYS[8] ghosts (hash), KEYS[9] successors (hash), KEYS[10] the partition's
 -- retirement mark (partitions other than a topic's first only)
--- ARGV[1] wake channel, ARGV[2] topic, then per job: id, due, record tail; due is 'd<ms>' (a
+-- Timelines (see timeline in prelude.lua): a new job starts its timeline with a SENT event
+-- (its due time, this instance), a replacement adds REPLACED with its new due time.
+-- ARGV[1] wake channel, ARGV[2] topic, ARGV[3] the timeline argument ('' when off), then per
+-- job: id, due, record tail; due is 'd<ms>' (a
 -- delay) or 'a<ms>' (epoch ms), in capitals 'D' and 'A' when the sender generated the id,
 -- followed by the IfPending letter and cap when not rejecting
 -- Returns {earliest new delayed due ms or -1, then for each job not simply written its id
@@ -47,6 +50,7 @@ if KEYS[10] then
 end
 local now = redis_now()
 local created = base36(now) .. '|'
+local t = timeline(ARGV[3])
 local head = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 local earliest = -1
 local out = {-1}
@@ -69,6 +73,9 @@ local function replace(id, ms, wait, tail)
     local first = successor and tonumber(string.match(successor, '^(%w+)|'), 36) or now
     ms = capped(ms, first, wait)
     redis.call('HSET', KEYS[9], id, base36(first) .. '|' .. base36(ms) .. '|' .. tail)
+    if t then
+      record_events(t, id, event('P', now, 0, t.by, ms))
+    end
     return 'r'
   end
   local first = string.match(redis.call('HGET', KEYS[1], id), '^(%w+)|')
@@ -76,6 +83,9 @@ local function replace(id, ms, wait, tail)
   redis.call('HSET', KEYS[1], id, first .. '|' .. base36(ms) .. '|' .. tail)
   redis.call('HDEL', KEYS[5], id)
   redis.call('HDEL', KEYS[6], id)
+  if t then
+    record_events(t, id, event('P', now, 0, t.by, ms))
+  end
   local delayed = redis.call('ZSCORE', KEYS[2], id)
   if ms <= now then
     if delayed then
@@ -95,7 +105,7 @@ local function replace(id, ms, wait, tail)
 end
 -- The jobs of a batch are often due at the same millisecond: encode each due time once.
 local encoded_ms, encoded_due = now, created
-for i = 3, #ARGV, 3 do
+for i = 4, #ARGV, 3 do
   local id, due, tail = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local kind = string.sub(due, 1, 1)
   local ms = tonumber(string.sub(due, 2))
@@ -122,6 +132,10 @@ for i = 3, #ARGV, 3 do
     redis.call('HDEL', KEYS[5], id)
     redis.call('HDEL', KEYS[6], id)
     stored = true
+  end
+  if stored and t then
+    redis.call('DEL', t.prefix .. id)
+    record_events(t, id, event('S', now, 0, t.by, new_ms))
   end
   if not stored then
     if (kind == 'D' or kind == 'A') and tail_of(redis.call('HGET', KEYS[1], id)) == tail then

@@ -34,6 +34,58 @@ local function base36(n)
   return string.char(base36_digit(a), base36_digit(b), base36_digit(c), base36_digit(d), base36_digit(e),
     base36_digit(f), base36_digit(g), base36_digit(h))
 end
+-- Timelines: with the topic's timeline on, every script that moves a job appends what it
+-- did to the job's timeline, a list in the topic's hash tag named by the script's timeline
+-- argument's key prefix and the id, in the same call as the move. An entry is
+-- 'type|at ms in base 36|attempt|instance|due ms in base 36|detail', empty fields for none
+-- (attempt 0 included); types: S sent, P replaced, R ready, G claimed, F failed, T retried,
+-- L released, E expired, D dead, Q requeued, H rescheduled, X cancelled, C completed. A
+-- list keeps the most recent events up to the cap, trimmed only when over it; it never
+-- expires while its job is pending (a job may wait for weeks) nor while it is dead (it goes
+-- when the dead job is purged); when the job completes or is cancelled, it expires after
+-- the argument's keep ms. A new job of an id starts a new list.
+-- The argument is 'cap|keep ms|instance|key prefix', '' (or nil) when the topic's timeline
+-- is off: timeline() reads it once per call and returns nil then, which is all a script
+-- does with it when off.
+local function timeline(spec)
+  if not spec or spec == '' then
+    return nil
+  end
+  local cap, keep, by, prefix = string.match(spec, '^(%d+)|(%d+)|([^|]*)|(.*)$')
+  return {cap = tonumber(cap), keep = tonumber(keep), by = by, prefix = prefix}
+end
+-- One timeline entry; due and detail may be nil.
+local function event(letter, now, attempt, by, due, detail)
+  local n = tonumber(attempt) or 0
+  return letter .. '|' .. base36(now) .. '|' .. ((n > 0) and n or '') .. '|' .. (by or '') .. '|'
+    .. (due and base36(due) or '') .. '|' .. (detail or '')
+end
+-- Appends events (entries from event()) to a job's timeline in one RPUSH; t from timeline().
+local function record_events(t, id, ...)
+  local key = t.prefix .. id
+  if redis.call('RPUSH', key, ...) > t.cap then
+    redis.call('LTRIM', key, -t.cap, -1)
+  end
+end
+-- The end of a job (completed or cancelled): its timeline expires after the keep time.
+local function end_timeline(t, id)
+  redis.call('PEXPIRE', t.prefix .. id, t.keep)
+end
+-- An error's first line (class and message, no stack frames), cut to at most 200 bytes
+-- without splitting a UTF-8 character.
+local function error_summary(text)
+  local line = string.match(text or '', '^[^\n]*')
+  if #line <= 200 then
+    return line
+  end
+  local cut = 200
+  -- Back over continuation bytes to the character they belong to, and drop it.
+  while cut > 0 and string.byte(line, cut + 1) and string.byte(line, cut + 1) >= 128
+    and string.byte(line, cut + 1) < 192 do
+    cut = cut - 1
+  end
+  return string.sub(line, 1, cut)
+end
 -- Successors: a send with IfPending.REPLACE that finds its job RUNNING cannot change the
 -- delivery in progress; it keeps the new version, a whole record, in the successors hash.
 -- Whichever script ends that delivery (ack, retry, bury, release, or the sweep when its
@@ -42,9 +94,10 @@ end
 -- for a RUNNING job, and a replacement is never lost to a delivery that was already under
 -- way. k holds the topic's key names (from KEYS): jobs, delayed, ready, attempts, errors,
 -- successors. now may be nil: the clock is read only when there is a successor. The wake
--- channel is published when the new version is the earliest delayed job. Returns its due
--- time in ms, or nil if the job had no successor.
-local function take_over(k, id, now, channel, queue)
+-- channel is published when the new version is the earliest delayed job. t, from
+-- timeline() (nil when off), gets a READY event when the new version is due now (its send
+-- recorded it as replaced). Returns its due time in ms, or nil if the job had no successor.
+local function take_over(k, id, now, channel, queue, t)
   local record = redis.call('HGET', k.successors, id)
   if not record then
     return nil
@@ -57,6 +110,9 @@ local function take_over(k, id, now, channel, queue)
   local due = tonumber(string.match(record, '^%w+|(%w+)|') or '', 36) or now
   if due <= now then
     redis.call('LPUSH', k.ready, id)
+    if t then
+      record_events(t, id, event('R', now))
+    end
     return now
   end
   local head = redis.call('ZRANGE', k.delayed, 0, 0, 'WITHSCORES')

@@ -2,7 +2,9 @@
 -- KEYS[1] dead, KEYS[2] jobs, KEYS[3] attempts, KEYS[4] errors
 -- ARGV[1] cutoff: '+inf' for all, else an age in ms measured back from the Redis clock
 -- ARGV[2] most jobs to purge
--- ARGV[3] optional: the one job to purge if it is dead, whenever it died
+-- ARGV[3] optional: the one job to purge if it is dead, whenever it died ('' for none)
+-- ARGV[4] optional: the key prefix of the topic's timelines (see timeline in prelude.lua):
+-- a purged job's timeline goes with it, whether the topic records timelines now or not
 -- Returns how many jobs were purged
 local cutoff = ARGV[1]
 if cutoff ~= '+inf' then
@@ -10,7 +12,7 @@ if cutoff ~= '+inf' then
   cutoff = string.format('%.0f', now - tonumber(cutoff))
 end
 local ids
-if ARGV[3] then
+if ARGV[3] and ARGV[3] ~= '' then
   ids = {}
   if redis.call('ZSCORE', KEYS[1], ARGV[3]) then
     ids[1] = ARGV[3]
@@ -23,5 +25,8 @@ for _, id in ipairs(ids) do
   redis.call('HDEL', KEYS[2], id)
   redis.call('HDEL', KEYS[3], id)
   redis.call('HDEL', KEYS[4], id)
+  if ARGV[4] then
+    redis.call('DEL', ARGV[4] .. id)
+  end
 end
 return #ids

@@ -7,15 +7,22 @@
 -- takes its place.
 -- KEYS[1] running, KEYS[2] ready, KEYS[3] attempts, KEYS[4] jobs, KEYS[5] delayed,
 -- KEYS[6] errors, KEYS[7] successors
--- ARGV[1] id, ARGV[2] attempt, ARGV[3] wake channel, ARGV[4] queue
+-- ARGV[1] id, ARGV[2] attempt, ARGV[3] wake channel, ARGV[4] queue, ARGV[5] the timeline
+-- argument (see timeline in prelude.lua; '' or absent when off): RELEASED
 -- Returns 1 if released (or replaced by its successor), 0 if fenced
 local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) or redis.call('HGET', KEYS[3], id) ~= ARGV[2] then
   return 0
 end
 redis.call('ZREM', KEYS[1], id)
+local t = timeline(ARGV[5])
+local now
+if t then
+  now = redis_now()
+  record_events(t, id, event('L', now, ARGV[2], t.by))
+end
 if take_over({jobs = KEYS[4], delayed = KEYS[5], ready = KEYS[2], attempts = KEYS[3], errors = KEYS[6],
-  successors = KEYS[7]}, id, nil, ARGV[3], ARGV[4]) then
+  successors = KEYS[7]}, id, now, ARGV[3], ARGV[4], t) then
   return 1
 end
 if redis.call('HINCRBY', KEYS[3], id, -1) <= 0 then

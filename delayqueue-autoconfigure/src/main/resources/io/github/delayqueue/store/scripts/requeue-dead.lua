@@ -3,9 +3,12 @@
 -- Ghosts (see claim.lua): the job was DEAD, so it had no live entry in the ready list; it
 -- gets one only when it has a record and so becomes READY, which keeps the ghost invariant.
 -- KEYS[1] dead, KEYS[2] ready, KEYS[3] jobs, KEYS[4] attempts
--- ARGV[1] id, or '' for the oldest dead jobs, ARGV[2] most jobs to requeue
+-- ARGV[1] id, or '' for the oldest dead jobs, ARGV[2] most jobs to requeue, ARGV[3] the
+-- timeline argument (see timeline in prelude.lua; '' or absent when off), ARGV[4] who asked
+-- (api, endpoint, dashboard), the REQUEUED event's detail
 -- Returns how many jobs were requeued
 local now = redis_now()
+local t = timeline(ARGV[3])
 local ids
 if ARGV[1] ~= '' then
   ids = {}
@@ -25,6 +28,9 @@ for _, id in ipairs(ids) do
       redis.call('HSET', KEYS[3], id, created .. '|' .. base36(now) .. '|' .. rest)
     end
     redis.call('LPUSH', KEYS[2], id)
+    if t then
+      record_events(t, id, event('Q', now, 0, t.by, now, ARGV[4]))
+    end
   end
 end
 return #ids

@@ -7,7 +7,9 @@
 -- the job is READY, else 0, plus ghosts[id]; ghosts[''] holds the sum of all ghosts[id].
 -- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] ready, KEYS[4] running, KEYS[5] dead,
 -- KEYS[6] ghosts (hash id -> ghost entries, '' -> their total)
--- ARGV[1] id, ARGV[2] delay ms, ARGV[3] wake channel, ARGV[4] topic
+-- ARGV[1] id, ARGV[2] delay ms, ARGV[3] wake channel, ARGV[4] topic, ARGV[5] the timeline
+-- argument (see timeline in prelude.lua; '' or absent when off): RESCHEDULED with the new
+-- due time
 -- Returns {1, due ms} if rescheduled, {0, -1} if the job was gone, running or dead
 -- O(1) and O(log N) commands only.
 local id = ARGV[1]
@@ -22,6 +24,10 @@ end
 local now = redis_now()
 local delay = tonumber(ARGV[2])
 local due = now + delay
+local t = timeline(ARGV[5])
+if t then
+  record_events(t, id, event('H', now, 0, t.by, due))
+end
 local created, rest = string.match(record, '^(%w+)|%w+|(.*)$')
 if created then
   redis.call('HSET', KEYS[1], id, created .. '|' .. base36(due) .. '|' .. rest)

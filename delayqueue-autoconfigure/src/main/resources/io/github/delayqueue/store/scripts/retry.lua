@@ -12,7 +12,10 @@
 -- KEYS[7] successors
 -- ARGV[1] id, ARGV[2] attempt, ARGV[3] backoff ms, ARGV[4] error, ARGV[5] wake channel, ARGV[6] queue,
 -- ARGV[7] the delivery's deadline ms as the claim set it (optional), ARGV[8] '1' to give the
--- delivery's attempt back (the job was refused for a while, it did not fail; optional)
+-- delivery's attempt back (the job was refused for a while, it did not fail; optional),
+-- ARGV[9] the timeline argument (see timeline in prelude.lua; '' or absent when off): a
+-- failure records FAILED (the error's first line, cut short) and RETRIED with the new due
+-- time, a job given its attempt back RETRIED only
 -- Returns {1, due ms} if scheduled (now or by the first run), {0, -1} if fenced
 local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) or redis.call('HGET', KEYS[5], id) ~= ARGV[2] then
@@ -31,13 +34,20 @@ if not record then
   return {0, -1}
 end
 local now = redis_now()
+local t = timeline(ARGV[9])
+if t and ARGV[8] ~= '1' then
+  record_events(t, id, event('F', now, ARGV[2], t.by, nil, error_summary(ARGV[4])))
+end
 local successor = take_over({jobs = KEYS[4], delayed = KEYS[2], ready = KEYS[3], attempts = KEYS[5],
-  errors = KEYS[6], successors = KEYS[7]}, id, now, ARGV[5], ARGV[6])
+  errors = KEYS[6], successors = KEYS[7]}, id, now, ARGV[5], ARGV[6], t)
 if successor then
   return {1, successor}
 end
 local delay = tonumber(ARGV[3])
 local due = now + delay
+if t then
+  record_events(t, id, event('T', now, ARGV[2], t.by, due))
+end
 local created, rest = string.match(record, '^(%w+)|%w+|(.*)$')
 if created then
   redis.call('HSET', KEYS[4], id, created .. '|' .. base36(due) .. '|' .. rest)

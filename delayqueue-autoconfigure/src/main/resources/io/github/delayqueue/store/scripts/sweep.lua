@@ -15,7 +15,10 @@
 -- KEYS[1] delayed (zset id -> due ms), KEYS[2] ready (list), KEYS[3] running (zset id ->
 -- deadline ms), KEYS[4] dead (zset id -> ms), KEYS[5] jobs, KEYS[6] attempts (hash id ->
 -- deliveries), KEYS[7] errors (hash id -> text), KEYS[8] successors
--- ARGV[1] most jobs to move per transition, ARGV[2] topic's max attempts
+-- Timelines (see timeline in prelude.lua): READY for each job moved there when due; for an
+-- expired delivery EXPIRED, then RETRIED (due now) or DEAD; no instance for any of them.
+-- ARGV[1] most jobs to move per transition, ARGV[2] topic's max attempts, ARGV[3] the
+-- timeline argument ('' or absent when off)
 -- Returns {promoted, next due ms or -1, requeued, dead, vanished, next deadline ms or -1,
 -- now ms or -1 when both sets were empty, microseconds past now's millisecond, then the ids
 -- of the jobs made dead, if any}; the microseconds let the scheduler wake at a due time's
@@ -27,6 +30,7 @@ if #delayedHead == 0 and #runningHead == 0 then
 end
 local now, micros = redis_now()
 local limit = tonumber(ARGV[1])
+local t = timeline(ARGV[3])
 
 -- The ids of a sorted set scored at or before now, at most limit of them.
 local function due(key, head)
@@ -54,6 +58,12 @@ for i = 1, #promote, 500 do
   redis.call('ZREM', KEYS[1], unpack(promote, i, last))
   redis.call('LPUSH', KEYS[2], unpack(promote, i, last))
 end
+if t then
+  local ready = event('R', now)
+  for _, id in ipairs(promote) do
+    record_events(t, id, ready)
+  end
+end
 
 local expired = due(KEYS[3], runningHead)
 local requeued, dead, vanished = 0, 0, 0
@@ -75,21 +85,32 @@ for _, id in ipairs(expired) do
       redis.call('HDEL', KEYS[8], id)
     end
     vanished = vanished + 1
-  elseif k and take_over(k, id, now) then
-    requeued = requeued + 1
-    tookOver = tookOver + 1
   else
     local attempts = tonumber(redis.call('HGET', KEYS[6], id)) or 0
-    local max = tonumber(string.match(record, '^%w+|%w+|%d*|(%d*)|')) or tonumber(ARGV[2])
-    if attempts >= max then
-      redis.call('ZADD', KEYS[4], now, id)
-      redis.call('HSET', KEYS[7], id, 'Time to run elapsed on attempt ' .. attempts .. ' of ' .. max)
-      dead = dead + 1
-      deadIds[dead] = id
-    else
-      redis.call('RPUSH', KEYS[2], id)
-      redis.call('HSET', KEYS[7], id, 'Time to run elapsed on attempt ' .. attempts)
+    if t then
+      record_events(t, id, event('E', now, attempts))
+    end
+    if k and take_over(k, id, now, nil, nil, t) then
       requeued = requeued + 1
+      tookOver = tookOver + 1
+    else
+      local max = tonumber(string.match(record, '^%w+|%w+|%d*|(%d*)|')) or tonumber(ARGV[2])
+      if attempts >= max then
+        redis.call('ZADD', KEYS[4], now, id)
+        redis.call('HSET', KEYS[7], id, 'Time to run elapsed on attempt ' .. attempts .. ' of ' .. max)
+        dead = dead + 1
+        deadIds[dead] = id
+        if t then
+          record_events(t, id, event('D', now, attempts))
+        end
+      else
+        redis.call('RPUSH', KEYS[2], id)
+        redis.call('HSET', KEYS[7], id, 'Time to run elapsed on attempt ' .. attempts)
+        requeued = requeued + 1
+        if t then
+          record_events(t, id, event('T', now, attempts, nil, now))
+        end
+      end
     end
   end
 end

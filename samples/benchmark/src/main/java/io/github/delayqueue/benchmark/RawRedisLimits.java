@@ -144,7 +144,7 @@ final class RawRedisLimits {
 				}
 				List<String> ackCall = new ArrayList<>(List.of("EVALSHA", ack, "10", BASE + "running", BASE + "jobs",
 						BASE + "attempts", BASE + "errors", BASE + "delayed", BASE + "ready", BASE + "successors",
-						BASE + "finished", BASE + "completed", BASE + "cancelled", "", TOPIC, ""));
+						BASE + "finished", BASE + "completed", BASE + "cancelled", "", TOPIC, "", ""));
 				for (int i = 1; i + 2 < reply.size(); i += 3) {
 					ackCall.add((String) reply.get(i));
 					ackCall.add(String.valueOf(reply.get(i + 1)));
@@ -251,7 +251,7 @@ final class RawRedisLimits {
 	private static String[] enqueue(String sha, String[] jobs) {
 		List<String> args = new ArrayList<>(jobs.length + 8);
 		args.addAll(List.of("EVALSHA", sha, "9", BASE + "jobs", BASE + "delayed", BASE + "ready", BASE + "dead",
-				BASE + "attempts", BASE + "errors", BASE + "running", BASE + "ghosts", BASE + "successors", "", TOPIC));
+				BASE + "attempts", BASE + "errors", BASE + "running", BASE + "ghosts", BASE + "successors", "", TOPIC, ""));
 		args.addAll(List.of(jobs));
 		return args.toArray(String[]::new);
 	}
