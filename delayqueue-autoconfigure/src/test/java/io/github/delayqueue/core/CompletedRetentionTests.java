@@ -24,8 +24,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.data.redis.core.script.RedisScript;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -232,18 +230,11 @@ class CompletedRetentionTests {
 
 		TopicKeys p = this.keys.topic("pending.jobs");
 		TopicKeys k = this.keys.topic(TOPIC);
-		long pendingBytes = (memoryUsage(p.jobs()) + memoryUsage(p.delayed())) / jobs;
-		long keptBytes = (memoryUsage(k.finished()) + memoryUsage(k.completed())) / jobs;
+		long pendingBytes = (this.fixture.memoryUsage(p.jobs()) + this.fixture.memoryUsage(p.delayed())) / jobs;
+		long keptBytes = (this.fixture.memoryUsage(k.finished()) + this.fixture.memoryUsage(k.completed())) / jobs;
 		System.out.println("Bytes per delayed job: " + pendingBytes + ", per kept completed job: " + keptBytes);
 		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).isEqualTo(jobs);
 		assertThat(keptBytes).isLessThan(pendingBytes * 6 / 5);
-	}
-
-	private long memoryUsage(String key) {
-		Long bytes = this.fixture.redis()
-			.execute(RedisScript.of("return redis.call('MEMORY', 'USAGE', KEYS[1], 'SAMPLES', '0')", Long.class),
-					List.of(key));
-		return (bytes != null) ? bytes : 0;
 	}
 
 	private void use(DelayQueueKeys keys, JobHistoryPolicy policy) {

@@ -25,7 +25,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
-import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -344,16 +343,9 @@ class TimelineTests {
 	private long timelineBytes(int jobs) {
 		long bytes = 0;
 		for (int i = 0; i < jobs; i++) {
-			bytes += memoryUsage(this.keys.topic(TOPIC).timeline("order-" + (100_000 + i)));
+			bytes += this.fixture.memoryUsage(this.keys.topic(TOPIC).timeline("order-" + (100_000 + i)));
 		}
 		return bytes;
-	}
-
-	private long memoryUsage(String key) {
-		Long bytes = this.fixture.redis()
-			.execute(RedisScript.of("return redis.call('MEMORY', 'USAGE', KEYS[1], 'SAMPLES', '0')", Long.class),
-					List.of(key));
-		return (bytes != null) ? bytes : 0;
 	}
 
 	private long keysMatching(String pattern) {

@@ -17,6 +17,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The delay queue's parts wired by hand against a real Redis (the shared cluster in the
@@ -108,6 +109,19 @@ public final class DelayQueueFixture implements AutoCloseable {
 				(org.springframework.data.redis.core.RedisCallback<Long>) (connection) -> connection.serverCommands()
 					.time());
 		return (time != null) ? time : -1;
+	}
+
+	/**
+	 * Return what a key takes in Redis's memory, by {@code MEMORY USAGE} of all its
+	 * elements.
+	 * @param key the key
+	 * @return bytes, 0 for a missing key
+	 */
+	public long memoryUsage(String key) {
+		Long bytes = this.redis.execute(
+				RedisScript.of("return redis.call('MEMORY', 'USAGE', KEYS[1], 'SAMPLES', '0')", Long.class),
+				List.of(key));
+		return (bytes != null) ? bytes : 0;
 	}
 
 	@Override
