@@ -251,7 +251,8 @@ final class RawRedisLimits {
 	private static String[] enqueue(String sha, String[] jobs) {
 		List<String> args = new ArrayList<>(jobs.length + 8);
 		args.addAll(List.of("EVALSHA", sha, "9", BASE + "jobs", BASE + "delayed", BASE + "ready", BASE + "dead",
-				BASE + "attempts", BASE + "errors", BASE + "running", BASE + "ghosts", BASE + "successors", "", TOPIC, ""));
+				BASE + "attempts", BASE + "errors", BASE + "running", BASE + "ghosts", BASE + "successors", "", TOPIC,
+				""));
 		args.addAll(List.of(jobs));
 		return args.toArray(String[]::new);
 	}
