@@ -76,21 +76,29 @@ class DelayQueueHealthIntegrationTests {
 		assertThat(http.get("/health/delayQueue").json().path("status").asString()).isEqualTo("UP");
 
 		server.stop();
-
-		long start = System.nanoTime();
-		ActuatorHttp.Response down = http.get("/health/delayQueue");
-		Duration took = Duration.ofNanos(System.nanoTime() - start);
-		assertThat(down.status()).isEqualTo(503);
-		assertThat(down.json().path("status").asString()).isEqualTo("DOWN");
-		assertThat(down.json().at("/details/error").asString()).isEqualTo("Redis did not answer within 1s");
-		assertThat(took).isLessThan(Duration.ofSeconds(8));
-		// The first check is still stuck in the client: the next probe does not wait
-		// for Redis again.
-		start = System.nanoTime();
-		assertThat(http.get("/health").json().at("/components/delayQueue/status").asString()).isEqualTo("DOWN");
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
-
-		server.restart();
+		try {
+			long start = System.nanoTime();
+			ActuatorHttp.Response down = http.get("/health/delayQueue");
+			Duration took = Duration.ofNanos(System.nanoTime() - start);
+			assertThat(down.status()).isEqualTo(503);
+			assertThat(down.json().path("status").asString()).isEqualTo("DOWN");
+			// Either the probe waited its second in a client that had not yet seen the
+			// connection close, or the client had seen it and refused at once.
+			assertThat(down.json().at("/details/error").asString()).satisfiesAnyOf(
+					(error) -> assertThat(error).isEqualTo("Redis did not answer within 1s"),
+					(error) -> assertThat(error).contains("Redis is not reachable"));
+			assertThat(took).isLessThan(Duration.ofSeconds(8));
+			// A first check still stuck in the client does not make the next probe wait
+			// for Redis again.
+			start = System.nanoTime();
+			assertThat(http.get("/health").json().at("/components/delayQueue/status").asString()).isEqualTo("DOWN");
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
+		}
+		finally {
+			// Also when an assertion failed: the other test of this class needs the
+			// server.
+			server.restart();
+		}
 
 		await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
 			ActuatorHttp.Response back = http.get("/health/delayQueue");
