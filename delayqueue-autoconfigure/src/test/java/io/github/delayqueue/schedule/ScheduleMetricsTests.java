@@ -13,8 +13,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -35,13 +37,12 @@ class ScheduleMetricsTests {
 		TickLedger.clear();
 		ApplicationContextRunner instance = DelayQueueContextRunner.create(server)
 			.withConfiguration(AutoConfigurations.of(DelayQueueSchedulesAutoConfiguration.class))
-			.withUserConfiguration(TickLedger.Recorder.class)
+			.withUserConfiguration(TickLedger.Recorder.class, BoundRegistry.class)
 			.withPropertyValues("ticks.topic=metered", "delayqueue.schedules.metered.topic=metered",
 					"delayqueue.schedules.metered.every=1s", "delayqueue.schedules.metered.misfire=skip");
 		long[] stoppedAt = new long[1];
 		instance.run((context) -> {
-			SimpleMeterRegistry registry = new SimpleMeterRegistry();
-			context.getBean(ScheduleMetrics.class).bindTo(registry);
+			SimpleMeterRegistry registry = context.getBean(BoundRegistry.class).registry;
 			await().atMost(Duration.ofSeconds(20)).until(() -> produced(registry) >= 2);
 			Timer lateness = registry.get("delayqueue.schedule.lateness")
 				.tags("schedule", "metered", "topic", "metered")
@@ -61,8 +62,7 @@ class ScheduleMetricsTests {
 		}
 		instance.run((context) -> {
 			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
-			SimpleMeterRegistry registry = new SimpleMeterRegistry();
-			context.getBean(ScheduleMetrics.class).bindTo(registry);
+			SimpleMeterRegistry registry = context.getBean(BoundRegistry.class).registry;
 			await().atMost(Duration.ofSeconds(20))
 				.until(() -> registry.find("delayqueue.schedule.ticks").tag("outcome", "missed").counter() != null);
 			Counter missed = registry.get("delayqueue.schedule.ticks").tag("outcome", "missed").counter();
@@ -70,6 +70,25 @@ class ScheduleMetricsTests {
 			assertThat(missed.count()).isGreaterThanOrEqualTo(1);
 			assertThat(redisNow(redis) - stoppedAt[0]).isGreaterThan((long) missed.count() * 1000);
 		});
+	}
+
+	/**
+	 * Binds the meters as the application starts, before the schedule loop decides its
+	 * first ticks: the missed ones are counted once, at the first decision.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class BoundRegistry implements BeanPostProcessor {
+
+		final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+		@Override
+		public Object postProcessAfterInitialization(Object bean, String beanName) {
+			if (bean instanceof ScheduleMetrics metrics) {
+				metrics.bindTo(this.registry);
+			}
+			return bean;
+		}
+
 	}
 
 	private static double produced(SimpleMeterRegistry registry) {
