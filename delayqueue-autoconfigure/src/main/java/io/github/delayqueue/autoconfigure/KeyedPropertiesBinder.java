@@ -1,7 +1,9 @@
 package io.github.delayqueue.autoconfigure;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -76,7 +78,7 @@ final class KeyedPropertiesBinder<T> {
 	 * @return the settings, by name
 	 */
 	Map<String, T> bind(Environment environment, ConfigurationProblems problems) {
-		Map<String, ConfigurationPropertyName> names = new LinkedHashMap<>();
+		Map<String, List<ConfigurationPropertyName>> names = new LinkedHashMap<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
 				boolean dashesSplit = UnknownPropertyCheck.isEnvironmentVariables(source);
@@ -90,9 +92,23 @@ final class KeyedPropertiesBinder<T> {
 		Binder binder = Binder.get(environment);
 		BindHandler recordFailures = new DelayQueuePropertiesBinding.RecordingHandler(BindHandler.DEFAULT, problems);
 		Map<String, T> bound = new LinkedHashMap<>();
-		names.forEach((key, name) -> bound.put(key,
-				binder.bind(name, Bindable.of(this.type), recordFailures).orElseGet(this.empty)));
+		names.forEach((key, spellings) -> bound.put(key, bind(binder, spellings, recordFailures)));
 		return bound;
+	}
+
+	// A name written in two spellings ('orders.timeout' and '[orders.timeout]') is two
+	// property names to Spring Boot, each bound on its own. Bound one over the other, the
+	// spelling of the lower source first, each setting takes the value of the source that
+	// comes first, as it would were both written alike; none is dropped.
+	private T bind(Binder binder, List<ConfigurationPropertyName> spellings, BindHandler recordFailures) {
+		T settings = null;
+		for (int i = spellings.size() - 1; i >= 0; i--) {
+			Bindable<T> target = (settings != null) ? Bindable.of(this.type).withExistingValue(settings)
+					: Bindable.of(this.type);
+			T result = binder.bind(spellings.get(i), target, recordFailures).orElse(null);
+			settings = (result != null) ? result : settings;
+		}
+		return (settings != null) ? settings : this.empty.get();
 	}
 
 	/**
@@ -104,10 +120,14 @@ final class KeyedPropertiesBinder<T> {
 	}
 
 	private void topicName(ConfigurationPropertySource source, ConfigurationPropertyName name, boolean dashesSplit,
-			Map<String, ConfigurationPropertyName> names, ConfigurationProblems problems) {
+			Map<String, List<ConfigurationPropertyName>> names, ConfigurationProblems problems) {
 		int end = settingStart(name, dashesSplit);
 		if (end >= 0) {
-			names.putIfAbsent(topic(name, end), name.chop(end));
+			List<ConfigurationPropertyName> spellings = names.computeIfAbsent(topic(name, end),
+					(topic) -> new ArrayList<>());
+			if (!spellings.contains(name.chop(end))) {
+				spellings.add(name.chop(end));
+			}
 			return;
 		}
 		problems.unknown(name.toString(), UnknownPropertyCheck.origin(source, name), hint(name));

@@ -24,6 +24,7 @@ import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.SimpleCommandLinePropertySource;
 import org.springframework.core.env.StandardEnvironment;
@@ -158,6 +159,33 @@ class DelayQueuePropertiesTests {
 				assertThat(other.concurrency()).isEqualTo(1);
 				assertThat(context.getBean(DelayQueueProperties.class).getTopics()).containsOnlyKeys("orders.timeout",
 						"webhook", "a.b.c");
+			});
+	}
+
+	@Test
+	void mergesATopicsSettingsWrittenInBothSpellingsTheHigherSourceWinning() {
+		this.runner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("command line",
+						Map.of("delayqueue.topics.orders.timeout.ttr", "20s",
+								"delayqueue.schedules[report.nightly].zone", "Europe/Berlin"))))
+			.withPropertyValues("delayqueue.topics[orders.timeout].ttr=10s",
+					"delayqueue.topics[orders.timeout].retry.max-attempts=3",
+					"delayqueue.topics.orders.timeout.concurrency=4",
+					"delayqueue.schedules.report.nightly.topic=reports",
+					"delayqueue.schedules[report.nightly].cron=0 0 2 * * *")
+			.run((context) -> {
+				TopicPolicy orders = context.getBean(TopicPolicies.class).forTopic("orders.timeout");
+				assertThat(orders.ttr()).isEqualTo(Duration.ofSeconds(20));
+				assertThat(orders.maxAttempts()).isEqualTo(3);
+				assertThat(orders.concurrency()).isEqualTo(4);
+				DelayQueueProperties properties = context.getBean(DelayQueueProperties.class);
+				assertThat(properties.getTopics()).containsOnlyKeys("orders.timeout");
+				ScheduleProperties nightly = properties.getSchedules().get("report.nightly");
+				assertThat(nightly.getTopic()).isEqualTo("reports");
+				assertThat(nightly.getCron()).isEqualTo("0 0 2 * * *");
+				assertThat(nightly.getZone()).isEqualTo("Europe/Berlin");
 			});
 	}
 
