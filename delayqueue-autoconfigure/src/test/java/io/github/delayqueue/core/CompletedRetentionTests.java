@@ -11,9 +11,7 @@ import java.util.Optional;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
-import io.github.delayqueue.store.JobHistory;
 import io.github.delayqueue.store.JobHistoryPolicy;
-import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.PartitionIds;
@@ -49,6 +47,8 @@ class CompletedRetentionTests {
 	private DefaultDelayQueueAdmin admin;
 
 	private JobClaims claims;
+
+	private JobHistoryWiring wiring;
 
 	@BeforeEach
 	void setUp(RedisTestServer server) {
@@ -239,23 +239,18 @@ class CompletedRetentionTests {
 
 	private void use(DelayQueueKeys keys, JobHistoryPolicy policy) {
 		this.keys = keys;
-		JobHistory history = new JobHistory((topic) -> policy, INSTANCE);
-		JobStore store = new JobStore(this.fixture.scripts(), keys, this.fixture.codec());
-		store.setJobHistory(history);
-		this.template = new DelayQueueTemplate(store, this.fixture.codec(), this.fixture.jsonMapper());
-		this.admin = new DefaultDelayQueueAdmin(store);
-		this.claims = new JobClaims(this.fixture.scripts(), keys);
-		this.claims.setJobHistory(history);
+		this.wiring = JobHistoryWiring.of(this.fixture, keys, policy, INSTANCE);
+		this.template = this.wiring.template();
+		this.admin = this.wiring.admin();
+		this.claims = this.wiring.claims();
 	}
 
 	private void send(String id) {
-		this.template.send(JobRequest.builder(TOPIC, "payload of " + id).id(id).build());
+		this.wiring.send(TOPIC, id);
 	}
 
 	private ClaimedJob claim() {
-		List<ClaimedJob> jobs = this.claims.claim(TOPIC, null, 1, Duration.ofMinutes(1)).jobs();
-		assertThat(jobs).hasSize(1);
-		return jobs.get(0);
+		return this.wiring.claimOne(TOPIC);
 	}
 
 	private void finish(ClaimedJob delivery) {

@@ -10,9 +10,7 @@ import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.DelayQueueScript;
 import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
-import io.github.delayqueue.store.JobHistory;
 import io.github.delayqueue.store.JobHistoryPolicy;
-import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.PartitionIds;
@@ -57,6 +55,8 @@ class TimelineTests {
 	private DefaultDelayQueueAdmin admin;
 
 	private JobClaims claims;
+
+	private JobHistoryWiring wiring;
 
 	@BeforeEach
 	void setUp(RedisTestServer server) {
@@ -372,23 +372,18 @@ class TimelineTests {
 	private void use(DelayQueueKeys keys, JobHistoryPolicy policy) {
 		this.keys = keys;
 		this.policy = policy;
-		JobHistory history = new JobHistory((topic) -> policy, INSTANCE);
-		JobStore store = new JobStore(this.fixture.scripts(), keys, this.fixture.codec());
-		store.setJobHistory(history);
-		this.template = new DelayQueueTemplate(store, this.fixture.codec(), this.fixture.jsonMapper());
-		this.admin = new DefaultDelayQueueAdmin(store);
-		this.claims = new JobClaims(this.fixture.scripts(), keys);
-		this.claims.setJobHistory(history);
+		this.wiring = JobHistoryWiring.of(this.fixture, keys, policy, INSTANCE);
+		this.template = this.wiring.template();
+		this.admin = this.wiring.admin();
+		this.claims = this.wiring.claims();
 	}
 
 	private void send(String id) {
-		this.template.send(JobRequest.builder(TOPIC, "payload of " + id).id(id).build());
+		this.wiring.send(TOPIC, id);
 	}
 
 	private ClaimedJob claim() {
-		List<ClaimedJob> jobs = this.claims.claim(TOPIC, null, 1, Duration.ofMinutes(1)).jobs();
-		assertThat(jobs).hasSize(1);
-		return jobs.get(0);
+		return this.wiring.claimOne(TOPIC);
 	}
 
 }
