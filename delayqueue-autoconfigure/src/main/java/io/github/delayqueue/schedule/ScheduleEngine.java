@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.github.delayqueue.core.DelayQueueSchedules;
+import io.github.delayqueue.store.JobHistory;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
@@ -33,6 +34,8 @@ public final class ScheduleEngine {
 
 	private final ScheduleDeclarations declarations;
 
+	private final ScheduleStore store;
+
 	/**
 	 * Create the engine.
 	 * @param scripts runs the scripts
@@ -49,6 +52,7 @@ public final class ScheduleEngine {
 			List<ScheduleTickListener> listeners) {
 		this.keys = new ScheduleKeys(keyPrefix);
 		ScheduleStore store = new ScheduleStore(scripts, this.keys, codec, jsonMapper, this.clock);
+		this.store = store;
 		ScheduleCatalog catalog = produceTicks ? new ScheduleCatalog(store) : null;
 		TickProducer producer = (catalog != null) ? new TickProducer(store, catalog, this.clock, listeners) : null;
 		ScheduleActivator activator = new ScheduleActivator(store, jobStore, this.clock);
@@ -90,6 +94,15 @@ public final class ScheduleEngine {
 	 */
 	public MessageListener changeListener() {
 		return (message, pattern) -> this.loop.reload();
+	}
+
+	/**
+	 * Set what the topics record of the jobs that ticks write: with a topic's timeline
+	 * on, such a job starts its timeline with {@code SENT}, by this instance.
+	 * @param history the topics' history settings
+	 */
+	public void setJobHistory(JobHistory history) {
+		this.store.setJobHistory(history);
 	}
 
 	/**

@@ -9,6 +9,7 @@ import java.util.Map;
 
 import io.github.delayqueue.core.RecurringSchedule.Misfire;
 import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.store.JobHistory;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.github.delayqueue.store.ScriptRunner;
 import io.github.delayqueue.store.TopicKeys;
@@ -45,6 +46,8 @@ final class ScheduleStore {
 	private Runnable localListener = () -> {
 	};
 
+	private volatile JobHistory history = JobHistory.OFF;
+
 	ScheduleStore(ScriptRunner scripts, ScheduleKeys keys, JobRecordCodec codec, JsonMapper jsonMapper,
 			RedisClock clock) {
 		this.scripts = scripts;
@@ -60,6 +63,14 @@ final class ScheduleStore {
 	 */
 	void setLocalListener(Runnable localListener) {
 		this.localListener = localListener;
+	}
+
+	/**
+	 * Set what the topics record of the jobs that ticks write (their timelines).
+	 * @param history the topics' history settings
+	 */
+	void setJobHistory(JobHistory history) {
+		this.history = history;
 	}
 
 	JsonMapper jsonMapper() {
@@ -166,7 +177,7 @@ final class ScheduleStore {
 		TopicKeys q = this.keys.queue(topic);
 		List<String> args = new ArrayList<>(List.of(definition.id(), definition.hash(this.jsonMapper),
 				definition.toJson(this.jsonMapper), flag(definition.enabled()), tail(definition),
-				String.valueOf(LOG_LENGTH), String.valueOf(window.cutoff())));
+				String.valueOf(LOG_LENGTH), String.valueOf(window.cutoff()), this.history.timelineArgument(q)));
 		addTicks(args, window.ticks());
 		return change(this.scripts.run(new ScriptRunner.Call(
 				DelayQueueScript.ACTIVATE_SCHEDULE, List.of(this.keys.states(topic), this.keys.definitions(topic),
@@ -210,8 +221,8 @@ final class ScheduleStore {
 		List<Object> reply = this.scripts.run(new ScriptRunner.Call(DelayQueueScript.TRIGGER_SCHEDULE,
 				List.of(this.keys.states(topic), q.jobs(), q.ready(), q.dead(), q.attempts(), q.errors(),
 						this.keys.log(topic, definition.id())),
-				List.of(definition.id(), definition.hash(this.jsonMapper), tail(definition),
-						String.valueOf(LOG_LENGTH))));
+				List.of(definition.id(), definition.hash(this.jsonMapper), tail(definition), String.valueOf(LOG_LENGTH),
+						this.history.timelineArgument(q))));
 		return List.of((String) reply.get(0), (String) reply.get(1));
 	}
 
@@ -269,7 +280,7 @@ final class ScheduleStore {
 		TopicKeys q = this.keys.queue(topic);
 		List<String> keys = new ArrayList<>(
 				List.of(this.keys.states(topic), q.jobs(), q.ready(), q.dead(), q.attempts(), q.errors()));
-		List<String> args = new ArrayList<>(List.of(String.valueOf(LOG_LENGTH)));
+		List<String> args = new ArrayList<>(List.of(String.valueOf(LOG_LENGTH), this.history.timelineArgument(q)));
 		for (TickRequest request : requests) {
 			ScheduleDefinition definition = request.definition();
 			TickWindow window = request.window();

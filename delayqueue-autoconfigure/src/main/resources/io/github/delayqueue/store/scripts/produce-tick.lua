@@ -12,7 +12,8 @@
 -- Then the first tick after now becomes N. See schedule-prelude.lua for the state.
 -- KEYS[1] schedule states (hash id -> state), KEYS[2] jobs, KEYS[3] ready, KEYS[4] dead,
 -- KEYS[5] attempts, KEYS[6] errors, KEYS[6 + i] the log of the i-th schedule
--- ARGV[1] log length, then per schedule: id, hash, expected N, misfire (once|skip|all),
+-- ARGV[1] log length, ARGV[2] the timeline argument (see timeline in prelude.lua; '' when
+-- off: a job written starts its timeline with SENT), then per schedule: id, hash, expected N, misfire (once|skip|all),
 -- catch-up limit, overlap (allow|skip), record tail, the first tick after N, older (due
 -- ticks after N counted but not listed, all before the listed ones), cutoff (every tick
 -- after it up to the last listed is listed; must not be after now), n, then n ticks
@@ -24,6 +25,7 @@
 local now = redis_now()
 local keys = {jobs = KEYS[2], ready = KEYS[3], dead = KEYS[4], attempts = KEYS[5], errors = KEYS[6]}
 local log_length = tonumber(ARGV[1])
+local t = timeline(ARGV[2])
 
 local function pending(id)
   return redis.call('HEXISTS', keys.jobs, id) == 1 and not redis.call('ZSCORE', keys.dead, id)
@@ -80,7 +82,7 @@ local function decide(log, id, hash, expected, misfire, limit, overlap, tail, fi
     log_tick(log, seq[#seq], 's', skipped, log_length)
   end
   for _, tick in ipairs(runs) do
-    write_job(keys, id .. '@' .. tick, tick, now, tail)
+    write_job(keys, id .. '@' .. tick, tick, now, tail, t, 'schedule ' .. id)
     log_tick(log, tick, 'p', 1, log_length)
     s.lastJob = tick
   end
@@ -93,7 +95,7 @@ local function decide(log, id, hash, expected, misfire, limit, overlap, tail, fi
 end
 
 local out = {now}
-local i = 2
+local i = 3
 local k = 0
 while i <= #ARGV do
   k = k + 1
