@@ -56,7 +56,8 @@ public final class ScheduleEngine {
 		ScheduleCatalog catalog = produceTicks ? new ScheduleCatalog(store) : null;
 		TickProducer producer = (catalog != null) ? new TickProducer(store, catalog, this.clock, listeners) : null;
 		ScheduleActivator activator = new ScheduleActivator(store, jobStore, this.clock);
-		this.declarations = new ScheduleDeclarations(store, activator, declared);
+		this.declarations = new ScheduleDeclarations(store, activator,
+				new DeclarationRenewals(scripts, this.keys, this.clock, jsonMapper), declared);
 		this.loop = new ScheduleLoop(this.declarations, producer, catalog, this.clock);
 		// A change made here reaches this instance's loop at once, whether or not it
 		// hears the announcements of other instances.

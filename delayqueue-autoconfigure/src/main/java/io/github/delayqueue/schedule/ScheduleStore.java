@@ -159,10 +159,10 @@ final class ScheduleStore {
 	}
 
 	private List<String> declarationKeys() {
-		return List.of(this.keys.declarations(), this.keys.declaredDefinitions(), this.keys.registry());
+		return this.keys.declarationKeys();
 	}
 
-	private static List<String> declarationArgs(Duration live, Duration grace, String mode) {
+	static List<String> declarationArgs(Duration live, Duration grace, String mode) {
 		return List.of(String.valueOf(live.toMillis()), String.valueOf(grace.toMillis()), mode);
 	}
 
