@@ -89,7 +89,7 @@ final class ScheduleDeclarations {
 	 * definition that holds take effect where it did not yet from here.
 	 * @return whether any schedule changed
 	 */
-	boolean declare() {
+	synchronized boolean declare() {
 		List<ScheduleDefinition> definitions = this.declared.get();
 		if (definitions.isEmpty()) {
 			return false;
@@ -127,10 +127,22 @@ final class ScheduleDeclarations {
 	}
 
 	/**
+	 * Declare this instance's schedules again and make each definition that holds take
+	 * effect, as at start-up, for tests that deleted every key between two tests.
+	 * @return whether any schedule changed
+	 */
+	synchronized boolean redeclare() {
+		this.activated.clear();
+		this.adopted = null;
+		this.liveSets = null;
+		return declare();
+	}
+
+	/**
 	 * Remove the schedules that no running instance declared within the grace period.
 	 * @return whether any was removed
 	 */
-	boolean expire() {
+	synchronized boolean expire() {
 		Map<String, String> removed = this.store.expire(this.live, this.grace);
 		removed.forEach((id, topic) -> {
 			if (!topic.isEmpty()) {

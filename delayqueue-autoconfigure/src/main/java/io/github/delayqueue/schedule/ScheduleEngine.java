@@ -2,6 +2,7 @@ package io.github.delayqueue.schedule;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -36,6 +37,8 @@ public final class ScheduleEngine {
 
 	private final ScheduleStore store;
 
+	private final ScheduleFastForward fastForward;
+
 	/**
 	 * Create the engine.
 	 * @param scripts runs the scripts
@@ -53,6 +56,7 @@ public final class ScheduleEngine {
 		this.keys = new ScheduleKeys(keyPrefix);
 		ScheduleStore store = new ScheduleStore(scripts, this.keys, codec, jsonMapper, this.clock);
 		this.store = store;
+		this.fastForward = new ScheduleFastForward(store, this.clock);
 		ScheduleCatalog catalog = produceTicks ? new ScheduleCatalog(store) : null;
 		TickProducer producer = (catalog != null) ? new TickProducer(store, catalog, this.clock, listeners) : null;
 		ScheduleActivator activator = new ScheduleActivator(store, jobStore, this.clock);
@@ -104,6 +108,43 @@ public final class ScheduleEngine {
 	 */
 	public void setJobHistory(JobHistory history) {
 		this.store.setJobHistory(history);
+	}
+
+	/**
+	 * Move time forward for a topic's schedules, for tests that cannot wait for their
+	 * ticks: the ticks that fall due within {@code by} from now are decided as if the
+	 * Redis clock were that far ahead, by each schedule's misfire and overlap policies,
+	 * and each schedule goes on from its first tick after that time.
+	 * @param topic the topic
+	 * @param by how far
+	 * @return how many jobs the ticks wrote into the topic
+	 */
+	public long advance(String topic, Duration by) {
+		return this.fastForward.advance(topic, by, null);
+	}
+
+	/**
+	 * Move time forward for one schedule to its next tick, for tests that cannot wait for
+	 * it: the tick is decided now as if its time had come, and the schedule goes on from
+	 * the tick after it.
+	 * @param scheduleId the schedule's id
+	 * @return the tick decided
+	 * @throws io.github.delayqueue.core.UnknownScheduleException if there is no such
+	 * schedule
+	 * @throws IllegalStateException if the schedule has no next tick (paused or disabled)
+	 */
+	public Instant runNextTick(String scheduleId) {
+		return this.fastForward.runNextTick(scheduleId);
+	}
+
+	/**
+	 * Declare this instance's schedules again and let them take effect in their topics as
+	 * at start-up, from their first tick after now, for tests that delete every key
+	 * between two tests.
+	 */
+	public void redeclare() {
+		this.declarations.redeclare();
+		this.loop.reload();
 	}
 
 	/**

@@ -245,6 +245,17 @@ final class ScheduleStore {
 	 * @return each topic's outcome, the decisions in the order of the requests
 	 */
 	List<Produced> produce(List<TickRequest> requests) {
+		return produce(requests, 0);
+	}
+
+	/**
+	 * Decide the due ticks of schedules as if the Redis clock were ahead, for tests that
+	 * move a topic's time forward.
+	 * @param requests the schedules and the windows of their ticks
+	 * @param aheadMillis how far ahead of the Redis clock the ticks are decided
+	 * @return each topic's outcome, the decisions in the order of the requests
+	 */
+	List<Produced> produce(List<TickRequest> requests, long aheadMillis) {
 		Map<String, List<TickRequest>> byTopic = new LinkedHashMap<>();
 		requests.forEach((request) -> byTopic.computeIfAbsent(request.definition().topic(), (t) -> new ArrayList<>())
 			.add(request));
@@ -253,7 +264,7 @@ final class ScheduleStore {
 		byTopic.forEach((topic, all) -> {
 			for (int from = 0; from < all.size(); from += PRODUCE_SLICE) {
 				List<TickRequest> slice = all.subList(from, Math.min(all.size(), from + PRODUCE_SLICE));
-				calls.add(produceCall(topic, slice));
+				calls.add(produceCall(topic, slice, aheadMillis));
 				slices.add(slice);
 			}
 		});
@@ -261,7 +272,8 @@ final class ScheduleStore {
 		List<Produced> produced = new ArrayList<>(replies.size());
 		for (int c = 0; c < replies.size(); c++) {
 			List<Object> reply = replies.get(c);
-			this.clock.observed(ScriptRunner.asLong(reply.get(0)));
+			// The reply tells the time the ticks were decided at: the Redis time, ahead.
+			this.clock.observed(ScriptRunner.asLong(reply.get(0)) - aheadMillis);
 			List<TickRequest> slice = slices.get(c);
 			List<Decision> decisions = new ArrayList<>(slice.size());
 			for (int i = 0; i < slice.size(); i++) {
@@ -276,11 +288,12 @@ final class ScheduleStore {
 		return produced;
 	}
 
-	private ScriptRunner.Call produceCall(String topic, List<TickRequest> requests) {
+	private ScriptRunner.Call produceCall(String topic, List<TickRequest> requests, long aheadMillis) {
 		TopicKeys q = this.keys.queue(topic);
 		List<String> keys = new ArrayList<>(
 				List.of(this.keys.states(topic), q.jobs(), q.ready(), q.dead(), q.attempts(), q.errors()));
-		List<String> args = new ArrayList<>(List.of(String.valueOf(LOG_LENGTH), this.history.timelineArgument(q)));
+		List<String> args = new ArrayList<>(
+				List.of(String.valueOf(LOG_LENGTH), this.history.timelineArgument(q), String.valueOf(aheadMillis)));
 		for (TickRequest request : requests) {
 			ScheduleDefinition definition = request.definition();
 			TickWindow window = request.window();
