@@ -8,6 +8,7 @@ import io.github.delayqueue.schedule.ScheduleEngine;
 import io.github.delayqueue.schedule.ScheduleLoop;
 import io.github.delayqueue.schedule.ScheduleTickListener;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.store.JobHistory;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
@@ -52,13 +53,14 @@ public final class DelayQueueSchedulesAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ScheduleEngine delayQueueScheduleEngine(ScriptRunner scriptRunner, DelayQueueProperties properties,
-			JobStore jobStore, JobRecordCodec codec,
+			JobStore jobStore, JobRecordCodec codec, ObjectProvider<JobHistory> history,
 			@Qualifier(DelayQueueAutoConfiguration.JSON_MAPPER_BEAN_NAME) JsonMapper jsonMapper,
 			DeclaredSchedules declared, ObjectProvider<DelayedJobScheduler> scheduler,
 			ObjectProvider<ScheduleTickListener> tickListeners,
 			@Qualifier("delayQueueWakeUpContainer") ObjectProvider<RedisMessageListenerContainer> wakeUps) {
 		ScheduleEngine engine = new ScheduleEngine(scriptRunner, properties.getKeyPrefix(), jobStore, codec, jsonMapper,
 				declared::definitions, scheduler.getIfAvailable() != null, tickListeners.orderedStream().toList());
+		history.ifAvailable(engine::setJobHistory);
 		// Changes made on other instances reach this one's loop on the scheduler's own
 		// subscription, without a connection of its own.
 		wakeUps

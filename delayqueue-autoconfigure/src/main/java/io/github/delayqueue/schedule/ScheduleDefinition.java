@@ -133,7 +133,7 @@ public final class ScheduleDefinition {
 		return hash;
 	}
 
-	private static String sha1(String text) {
+	static String sha1(String text) {
 		try {
 			return HexFormat.of()
 				.formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));

@@ -2,10 +2,12 @@ package io.github.delayqueue.schedule;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
 
 import io.github.delayqueue.core.DelayQueueSchedules;
+import io.github.delayqueue.store.JobHistory;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
@@ -33,6 +35,10 @@ public final class ScheduleEngine {
 
 	private final ScheduleDeclarations declarations;
 
+	private final ScheduleStore store;
+
+	private final ScheduleFastForward fastForward;
+
 	/**
 	 * Create the engine.
 	 * @param scripts runs the scripts
@@ -49,10 +55,13 @@ public final class ScheduleEngine {
 			List<ScheduleTickListener> listeners) {
 		this.keys = new ScheduleKeys(keyPrefix);
 		ScheduleStore store = new ScheduleStore(scripts, this.keys, codec, jsonMapper, this.clock);
+		this.store = store;
+		this.fastForward = new ScheduleFastForward(store, this.clock);
 		ScheduleCatalog catalog = produceTicks ? new ScheduleCatalog(store) : null;
 		TickProducer producer = (catalog != null) ? new TickProducer(store, catalog, this.clock, listeners) : null;
 		ScheduleActivator activator = new ScheduleActivator(store, jobStore, this.clock);
-		this.declarations = new ScheduleDeclarations(store, activator, declared);
+		this.declarations = new ScheduleDeclarations(store, activator,
+				new DeclarationRenewals(scripts, this.keys, this.clock, jsonMapper), declared);
 		this.loop = new ScheduleLoop(this.declarations, producer, catalog, this.clock);
 		// A change made here reaches this instance's loop at once, whether or not it
 		// hears the announcements of other instances.
@@ -90,6 +99,52 @@ public final class ScheduleEngine {
 	 */
 	public MessageListener changeListener() {
 		return (message, pattern) -> this.loop.reload();
+	}
+
+	/**
+	 * Set what the topics record of the jobs that ticks write: with a topic's timeline
+	 * on, such a job starts its timeline with {@code SENT}, by this instance.
+	 * @param history the topics' history settings
+	 */
+	public void setJobHistory(JobHistory history) {
+		this.store.setJobHistory(history);
+	}
+
+	/**
+	 * Move time forward for a topic's schedules, for tests that cannot wait for their
+	 * ticks: the ticks that fall due within {@code by} from now are decided as if the
+	 * Redis clock were that far ahead, by each schedule's misfire and overlap policies,
+	 * and each schedule goes on from its first tick after that time.
+	 * @param topic the topic
+	 * @param by how far
+	 * @return how many jobs the ticks wrote into the topic
+	 */
+	public long advance(String topic, Duration by) {
+		return this.fastForward.advance(topic, by, null);
+	}
+
+	/**
+	 * Move time forward for one schedule to its next tick, for tests that cannot wait for
+	 * it: the tick is decided now as if its time had come, and the schedule goes on from
+	 * the tick after it.
+	 * @param scheduleId the schedule's id
+	 * @return the tick decided
+	 * @throws io.github.delayqueue.core.UnknownScheduleException if there is no such
+	 * schedule
+	 * @throws IllegalStateException if the schedule has no next tick (paused or disabled)
+	 */
+	public Instant runNextTick(String scheduleId) {
+		return this.fastForward.runNextTick(scheduleId);
+	}
+
+	/**
+	 * Declare this instance's schedules again and let them take effect in their topics as
+	 * at start-up, from their first tick after now, for tests that delete every key
+	 * between two tests.
+	 */
+	public void redeclare() {
+		this.declarations.redeclare();
+		this.loop.reload();
 	}
 
 	/**

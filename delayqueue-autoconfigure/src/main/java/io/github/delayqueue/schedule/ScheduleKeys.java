@@ -1,5 +1,7 @@
 package io.github.delayqueue.schedule;
 
+import java.util.List;
+
 import io.github.delayqueue.store.TopicKeys;
 
 /**
@@ -43,6 +45,31 @@ final class ScheduleKeys {
 	 */
 	String declaredDefinitions() {
 		return global() + "definitions";
+	}
+
+	/**
+	 * The hash of each running instance to its latest renewal of its declarations, see
+	 * {@code declare-schedules.lua}.
+	 * @return the key
+	 */
+	String renewals() {
+		return global() + "renewals";
+	}
+
+	/**
+	 * The hash of each set of declared definitions to its entries {@code "<id> <hash>"}.
+	 * @return the key
+	 */
+	String declaredSets() {
+		return global() + "declared-sets";
+	}
+
+	/**
+	 * The keys of {@code declare-schedules.lua}, in its order.
+	 * @return the keys
+	 */
+	List<String> declarationKeys() {
+		return List.of(declarations(), declaredDefinitions(), registry(), renewals(), declaredSets());
 	}
 
 	/**

@@ -9,6 +9,7 @@ import java.util.Map;
 
 import io.github.delayqueue.core.RecurringSchedule.Misfire;
 import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.store.JobHistory;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.github.delayqueue.store.ScriptRunner;
 import io.github.delayqueue.store.TopicKeys;
@@ -45,6 +46,8 @@ final class ScheduleStore {
 	private Runnable localListener = () -> {
 	};
 
+	private volatile JobHistory history = JobHistory.OFF;
+
 	ScheduleStore(ScriptRunner scripts, ScheduleKeys keys, JobRecordCodec codec, JsonMapper jsonMapper,
 			RedisClock clock) {
 		this.scripts = scripts;
@@ -60,6 +63,14 @@ final class ScheduleStore {
 	 */
 	void setLocalListener(Runnable localListener) {
 		this.localListener = localListener;
+	}
+
+	/**
+	 * Set what the topics record of the jobs that ticks write (their timelines).
+	 * @param history the topics' history settings
+	 */
+	void setJobHistory(JobHistory history) {
+		this.history = history;
 	}
 
 	JsonMapper jsonMapper() {
@@ -148,10 +159,10 @@ final class ScheduleStore {
 	}
 
 	private List<String> declarationKeys() {
-		return List.of(this.keys.declarations(), this.keys.declaredDefinitions(), this.keys.registry());
+		return this.keys.declarationKeys();
 	}
 
-	private static List<String> declarationArgs(Duration live, Duration grace, String mode) {
+	static List<String> declarationArgs(Duration live, Duration grace, String mode) {
 		return List.of(String.valueOf(live.toMillis()), String.valueOf(grace.toMillis()), mode);
 	}
 
@@ -166,7 +177,7 @@ final class ScheduleStore {
 		TopicKeys q = this.keys.queue(topic);
 		List<String> args = new ArrayList<>(List.of(definition.id(), definition.hash(this.jsonMapper),
 				definition.toJson(this.jsonMapper), flag(definition.enabled()), tail(definition),
-				String.valueOf(LOG_LENGTH), String.valueOf(window.cutoff())));
+				String.valueOf(LOG_LENGTH), String.valueOf(window.cutoff()), this.history.timelineArgument(q)));
 		addTicks(args, window.ticks());
 		return change(this.scripts.run(new ScriptRunner.Call(
 				DelayQueueScript.ACTIVATE_SCHEDULE, List.of(this.keys.states(topic), this.keys.definitions(topic),
@@ -210,8 +221,8 @@ final class ScheduleStore {
 		List<Object> reply = this.scripts.run(new ScriptRunner.Call(DelayQueueScript.TRIGGER_SCHEDULE,
 				List.of(this.keys.states(topic), q.jobs(), q.ready(), q.dead(), q.attempts(), q.errors(),
 						this.keys.log(topic, definition.id())),
-				List.of(definition.id(), definition.hash(this.jsonMapper), tail(definition),
-						String.valueOf(LOG_LENGTH))));
+				List.of(definition.id(), definition.hash(this.jsonMapper), tail(definition), String.valueOf(LOG_LENGTH),
+						this.history.timelineArgument(q))));
 		return List.of((String) reply.get(0), (String) reply.get(1));
 	}
 
@@ -234,6 +245,17 @@ final class ScheduleStore {
 	 * @return each topic's outcome, the decisions in the order of the requests
 	 */
 	List<Produced> produce(List<TickRequest> requests) {
+		return produce(requests, 0);
+	}
+
+	/**
+	 * Decide the due ticks of schedules as if the Redis clock were ahead, for tests that
+	 * move a topic's time forward.
+	 * @param requests the schedules and the windows of their ticks
+	 * @param aheadMillis how far ahead of the Redis clock the ticks are decided
+	 * @return each topic's outcome, the decisions in the order of the requests
+	 */
+	List<Produced> produce(List<TickRequest> requests, long aheadMillis) {
 		Map<String, List<TickRequest>> byTopic = new LinkedHashMap<>();
 		requests.forEach((request) -> byTopic.computeIfAbsent(request.definition().topic(), (t) -> new ArrayList<>())
 			.add(request));
@@ -242,7 +264,7 @@ final class ScheduleStore {
 		byTopic.forEach((topic, all) -> {
 			for (int from = 0; from < all.size(); from += PRODUCE_SLICE) {
 				List<TickRequest> slice = all.subList(from, Math.min(all.size(), from + PRODUCE_SLICE));
-				calls.add(produceCall(topic, slice));
+				calls.add(produceCall(topic, slice, aheadMillis));
 				slices.add(slice);
 			}
 		});
@@ -250,7 +272,8 @@ final class ScheduleStore {
 		List<Produced> produced = new ArrayList<>(replies.size());
 		for (int c = 0; c < replies.size(); c++) {
 			List<Object> reply = replies.get(c);
-			this.clock.observed(ScriptRunner.asLong(reply.get(0)));
+			// The reply tells the time the ticks were decided at: the Redis time, ahead.
+			this.clock.observed(ScriptRunner.asLong(reply.get(0)) - aheadMillis);
 			List<TickRequest> slice = slices.get(c);
 			List<Decision> decisions = new ArrayList<>(slice.size());
 			for (int i = 0; i < slice.size(); i++) {
@@ -265,11 +288,12 @@ final class ScheduleStore {
 		return produced;
 	}
 
-	private ScriptRunner.Call produceCall(String topic, List<TickRequest> requests) {
+	private ScriptRunner.Call produceCall(String topic, List<TickRequest> requests, long aheadMillis) {
 		TopicKeys q = this.keys.queue(topic);
 		List<String> keys = new ArrayList<>(
 				List.of(this.keys.states(topic), q.jobs(), q.ready(), q.dead(), q.attempts(), q.errors()));
-		List<String> args = new ArrayList<>(List.of(String.valueOf(LOG_LENGTH)));
+		List<String> args = new ArrayList<>(
+				List.of(String.valueOf(LOG_LENGTH), this.history.timelineArgument(q), String.valueOf(aheadMillis)));
 		for (TickRequest request : requests) {
 			ScheduleDefinition definition = request.definition();
 			TickWindow window = request.window();

@@ -46,7 +46,7 @@ public final class JobHistory {
 	 * @param keys the keys of the queue
 	 * @return the argument, empty when the queue's topic records no timeline
 	 */
-	String timelineArgument(TopicKeys keys) {
+	public String timelineArgument(TopicKeys keys) {
 		return policy(DelayQueueKeys.topicOf(keys.topic())).timelineArgument(keys, this.instance);
 	}
 

@@ -119,7 +119,7 @@ class ScheduleDeployTests {
 	}
 
 	@Test
-	void renewsADeclarationWithoutWritingItsDefinitionAgain() {
+	void renewsADeclarationWithoutWritingItsDefinitionOrItsEntryAgain() {
 		instance("renewing", "delayqueue.schedules.hourly.topic=" + TOPIC, "delayqueue.schedules.hourly.every=1h")
 			.run((context) -> {
 				StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
@@ -130,19 +130,41 @@ class ScheduleDeployTests {
 				Object field = redis.opsForHash().keys(definitions).iterator().next();
 				String marked = redis.opsForHash().get(definitions, field) + " ";
 				redis.opsForHash().put(definitions, field, marked);
+				Object declaration = redis.opsForHash().get("{dq:~schedules}:declarations", "hourly");
 				long marking = redisNow(redis);
-				// Several heartbeats later, by the renewed time of the declaration.
-				await().atMost(Duration.ofSeconds(20))
-					.until(() -> lastDeclared(redis, "hourly") > marking + Duration.ofSeconds(2).toMillis());
+				// Several heartbeats later, by the renewed time of the instance's
+				// declarations.
+				await().atMost(Duration.ofSeconds(20)).until(() -> lastRenewed(redis) > marking + 2000);
 				assertThat(redis.opsForHash().get(definitions, field)).isEqualTo(marked);
+				assertThat(redis.opsForHash().get("{dq:~schedules}:declarations", "hourly")).isEqualTo(declaration);
 				assertThat(context.getBean(DelayQueueSchedules.class).find("hourly")).isPresent();
 			});
 	}
 
-	// The time of a schedule's latest declaration: "hash topic first last kind".
-	private static long lastDeclared(StringRedisTemplate redis, String id) {
-		Object declarations = redis.opsForHash().get("{dq:~schedules}:declarations", id);
-		return (declarations != null) ? Long.parseLong(declarations.toString().split(" ")[3]) : 0;
+	@Test
+	void takesTheOldDefinitionBackOnceNoInstanceDeclaresTheNewOneAfterARollback() {
+		withCron("old", "0 0 1 * * *").run((old) -> {
+			DelayQueueSchedules schedules = old.getBean(DelayQueueSchedules.class);
+			await().atMost(Duration.ofSeconds(10)).until(() -> cronOf(schedules).equals("0 0 1 * * *"));
+			withCron("new", "0 0 2 * * *").run((updated) -> await().atMost(Duration.ofSeconds(10))
+				.until(() -> cronOf(schedules).equals("0 0 2 * * *")));
+			// The new instance's declarations stop counting three heartbeats after its
+			// last renewal; the old instance, renewing its own, takes its cron back.
+			await().atMost(Duration.ofSeconds(15)).until(() -> cronOf(schedules).equals("0 0 1 * * *"));
+		});
+	}
+
+	private static String cronOf(DelayQueueSchedules schedules) {
+		return schedules.find("report").map(ScheduleInfo::cron).orElse("");
+	}
+
+	// The time of the latest renewal of an instance's declarations: "set last".
+	private static long lastRenewed(StringRedisTemplate redis) {
+		long latest = 0;
+		for (Object renewal : redis.opsForHash().values("{dq:~schedules}:renewals")) {
+			latest = Math.max(latest, Long.parseLong(renewal.toString().split(" ")[1]));
+		}
+		return latest;
 	}
 
 	// The first index from which the ticks are consecutive multiples of 3 s, those before

@@ -6,6 +6,7 @@ import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueProperties;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.schedule.ScheduleEngine;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.ScriptRunner;
@@ -56,10 +57,10 @@ public final class DelayQueueTestAutoConfiguration {
 	@Bean
 	DelayQueueTester delayQueueTester(ScriptRunner scriptRunner, DelayQueueKeys keys, DelayQueueOperations operations,
 			DelayQueueAdmin admin, ObjectProvider<DueTimeListener> dueTimeListeners,
-			SendRecordingPostProcessor sendRecorder, HandlerFailures failures, QueueWipe wipe,
-			Environment environment) {
+			ObjectProvider<ScheduleEngine> schedules, SendRecordingPostProcessor sendRecorder, HandlerFailures failures,
+			QueueWipe wipe, Environment environment) {
 		return new DelayQueueTester(new TestSupportStore(scriptRunner, keys), scriptRunner, operations, admin,
-				dueTimeListeners, sendRecorder.sent(), failures, wipe,
+				dueTimeListeners, schedules, sendRecorder.sent(), failures, wipe,
 				environment.getProperty("delayqueue-test.await-timeout", Duration.class, DEFAULT_AWAIT_TIMEOUT));
 	}
 

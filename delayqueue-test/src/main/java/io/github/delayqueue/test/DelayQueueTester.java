@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
+import io.github.delayqueue.schedule.ScheduleEngine;
 import io.github.delayqueue.store.ScriptRunner;
 import io.github.delayqueue.store.TestSupportStore;
 import io.github.delayqueue.support.DueTimeListener;
@@ -66,6 +67,8 @@ public class DelayQueueTester {
 
 	private final ObjectProvider<DueTimeListener> dueTimeListeners;
 
+	private final ObjectProvider<ScheduleEngine> schedules;
+
 	private final SentJobs sent;
 
 	private final HandlerFailures failures;
@@ -75,13 +78,15 @@ public class DelayQueueTester {
 	private final Duration defaultTimeout;
 
 	DelayQueueTester(TestSupportStore store, ScriptRunner scripts, DelayQueueOperations operations,
-			DelayQueueAdmin admin, ObjectProvider<DueTimeListener> dueTimeListeners, SentJobs sent,
-			HandlerFailures failures, QueueWipe wipe, Duration defaultTimeout) {
+			DelayQueueAdmin admin, ObjectProvider<DueTimeListener> dueTimeListeners,
+			ObjectProvider<ScheduleEngine> schedules, SentJobs sent, HandlerFailures failures, QueueWipe wipe,
+			Duration defaultTimeout) {
 		this.store = store;
 		this.scripts = scripts;
 		this.operations = operations;
 		this.admin = admin;
 		this.dueTimeListeners = dueTimeListeners;
+		this.schedules = schedules;
 		this.sent = sent;
 		this.failures = failures;
 		this.wipe = wipe;
@@ -99,17 +104,47 @@ public class DelayQueueTester {
 	}
 
 	/**
-	 * Move time forward for a topic's DELAYED jobs: each falls due {@code by} earlier,
-	 * and the jobs whose time has then come are handed to the listeners at once. Their
-	 * creation and due times as {@code find} reports them move alike. Deliveries that are
-	 * running keep their time to run (see {@link #advanceTimeToRun(String, Duration)}):
-	 * time passes for the jobs that wait, not for the handlers at work.
+	 * Move time forward for a topic's DELAYED jobs and its recurring schedules: each job
+	 * falls due {@code by} earlier, and the jobs whose time has then come are handed to
+	 * the listeners at once. Their creation and due times as {@code find} reports them
+	 * move alike. The ticks of the topic's schedules that fall due within {@code by} from
+	 * now are decided as if their time had come, each schedule by its misfire and overlap
+	 * policies (several ticks of one schedule in the span are ticks missed, as after a
+	 * downtime: {@code fire-once}, the default, runs the latest of them once), and each
+	 * schedule goes on from its first tick after that time. Deliveries that are running
+	 * keep their time to run (see {@link #advanceTimeToRun(String, Duration)}): time
+	 * passes for the jobs that wait, not for the handlers at work.
 	 * @param topic the topic
 	 * @param by how far, zero or more
-	 * @return how many jobs of the topic are due now
+	 * @return how many jobs of the topic are due now, those of the ticks included
+	 * @see #runNextTick(String)
 	 */
 	public long advance(String topic, Duration by) {
-		return dueNow(shift(topic, requireNotNegative(by).toMillis(), 0));
+		long due = dueNow(shift(topic, requireNotNegative(by).toMillis(), 0));
+		ScheduleEngine engine = this.schedules.getIfAvailable();
+		return due + ((engine != null) ? engine.advance(topic, by) : 0);
+	}
+
+	/**
+	 * Move time forward for one recurring schedule to its next tick, and decide the tick
+	 * as if its time had come: its job, with the id {@code <schedule id>@<tick epoch ms>}
+	 * and the tick as its due time, goes into the topic at once (unless {@code overlap:
+	 * skip} finds the job of the schedule's last tick still pending), and the schedule
+	 * goes on from the tick after it. The topic's jobs and other schedules keep their
+	 * time.
+	 * @param scheduleId the schedule's id
+	 * @return the tick decided
+	 * @throws io.github.delayqueue.core.UnknownScheduleException if there is no such
+	 * schedule
+	 * @throws IllegalStateException if the schedule is paused or disabled, or the
+	 * application has no recurring schedules
+	 */
+	public Instant runNextTick(String scheduleId) {
+		ScheduleEngine engine = this.schedules.getIfAvailable();
+		if (engine == null) {
+			throw new IllegalStateException("The application runs no recurring schedules");
+		}
+		return engine.runNextTick(scheduleId);
 	}
 
 	/**
@@ -310,12 +345,15 @@ public class DelayQueueTester {
 
 	/**
 	 * Start afresh: delete every job of the test's key prefix and forget what was sent
-	 * and thrown. {@link AutoConfigureDelayQueue} does this before each test method
-	 * unless told otherwise. A handler still running from an earlier test may finish
-	 * after this: wait for idle topics at the end of a test that starts work.
+	 * and thrown. Recurring schedules start again from their first tick after now, as the
+	 * configuration declares them (those saved at run time are deleted).
+	 * {@link AutoConfigureDelayQueue} does this before each test method unless told
+	 * otherwise. A handler still running from an earlier test may finish after this: wait
+	 * for idle topics at the end of a test that starts work.
 	 */
 	public void reset() {
 		this.wipe.jobs();
+		this.schedules.ifAvailable(ScheduleEngine::redeclare);
 		this.sent.clear();
 		this.failures.clear();
 	}

@@ -25,6 +25,20 @@ class ReadmeTestClassTests {
 		assertThat(readmeTestClass()).isEqualTo(Files.readString(RUN_CLASS));
 	}
 
+	@Test
+	void theReadmesScheduleExampleIsATestThatTheSuiteRuns() throws IOException {
+		String readme = Files.readString(README);
+		int mention = readme.indexOf("delayQueue.runNextTick(");
+		int start = readme.lastIndexOf("```java\n", mention);
+		String example = readme.substring(start + "```java\n".length(), readme.indexOf("```\n", mention));
+		String test = Files.readString(Path.of("src/test/java/io/github/delayqueue/test/ScheduleTesterTests.java"));
+		assertThat(withoutSpaces(test)).contains(withoutSpaces(example));
+	}
+
+	private static String withoutSpaces(String code) {
+		return code.replaceAll("\\s+", "");
+	}
+
 	private static String readmeTestClass() throws IOException {
 		String readme = Files.readString(README);
 		int section = readme.indexOf("\n## Testing your application\n");

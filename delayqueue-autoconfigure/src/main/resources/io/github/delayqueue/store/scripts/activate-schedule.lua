@@ -9,8 +9,8 @@
 -- KEYS[4] ready, KEYS[5] dead, KEYS[6] attempts, KEYS[7] errors, KEYS[8] the log
 -- ARGV[1] id, ARGV[2] hash, ARGV[3] definition JSON, ARGV[4] enabled (1|0), ARGV[5] record
 -- tail of the new definition, ARGV[6] log length, ARGV[7] cutoff (must not be after now),
--- ARGV[8] n, then n ticks, ascending, every tick after the cutoff up to the last one,
--- which is after now
+-- ARGV[8] the timeline argument (see timeline in prelude.lua; '' when off), ARGV[9] n, then
+-- n ticks, ascending, every tick after the cutoff up to the last one, which is after now
 -- Returns {status, now, next}; status is 'same', 'activated' or 'clock' (retry)
 local now = redis_now()
 local keys = {jobs = KEYS[3], ready = KEYS[4], dead = KEYS[5], attempts = KEYS[6], errors = KEYS[7]}
@@ -21,14 +21,14 @@ if raw and s.hash == hash then
   redis.call('HSET', KEYS[2], id, ARGV[3])
   return {'same', now, s.next}
 end
-local first = first_after(ticks_at(9, tonumber(ARGV[8])), tonumber(ARGV[7]), now)
+local first = first_after(ticks_at(10, tonumber(ARGV[9])), tonumber(ARGV[7]), now)
 if not first then
   return {'clock', now, s.next}
 end
 redis.call('HSET', KEYS[2], id, ARGV[3])
 if raw and s.paused == '0' and s.next > 0 and s.next <= now then
   -- Fell due under the old definition and not decided yet: decided now.
-  if write_job(keys, id .. '@' .. s.next, s.next, now, ARGV[5]) then
+  if write_job(keys, id .. '@' .. s.next, s.next, now, ARGV[5], timeline(ARGV[8]), 'schedule ' .. id) then
     s.lastJob = s.next
   end
   s.last = s.next

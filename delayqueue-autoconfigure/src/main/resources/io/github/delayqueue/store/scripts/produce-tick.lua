@@ -12,7 +12,10 @@
 -- Then the first tick after now becomes N. See schedule-prelude.lua for the state.
 -- KEYS[1] schedule states (hash id -> state), KEYS[2] jobs, KEYS[3] ready, KEYS[4] dead,
 -- KEYS[5] attempts, KEYS[6] errors, KEYS[6 + i] the log of the i-th schedule
--- ARGV[1] log length, then per schedule: id, hash, expected N, misfire (once|skip|all),
+-- ARGV[1] log length, ARGV[2] the timeline argument (see timeline in prelude.lua; '' when
+-- off: a job written starts its timeline with SENT), ARGV[3] how far ahead of the Redis
+-- clock the ticks are decided, ms (0 but for tests that move a topic's time forward, see
+-- DelayQueueTester), then per schedule: id, hash, expected N, misfire (once|skip|all),
 -- catch-up limit, overlap (allow|skip), record tail, the first tick after N, older (due
 -- ticks after N counted but not listed, all before the listed ones), cutoff (every tick
 -- after it up to the last listed is listed; must not be after now), n, then n ticks
@@ -21,9 +24,10 @@
 -- tick decided (0 unless done)}; status is
 -- 'done', 'early' (N not due yet), 'stale' (N is not the expected one), 'changed' (another
 -- definition), 'paused', 'absent' (no such schedule) or 'clock' (retry)
-local now = redis_now()
+local now = redis_now() + tonumber(ARGV[3])
 local keys = {jobs = KEYS[2], ready = KEYS[3], dead = KEYS[4], attempts = KEYS[5], errors = KEYS[6]}
 local log_length = tonumber(ARGV[1])
+local t = timeline(ARGV[2])
 
 local function pending(id)
   return redis.call('HEXISTS', keys.jobs, id) == 1 and not redis.call('ZSCORE', keys.dead, id)
@@ -80,7 +84,7 @@ local function decide(log, id, hash, expected, misfire, limit, overlap, tail, fi
     log_tick(log, seq[#seq], 's', skipped, log_length)
   end
   for _, tick in ipairs(runs) do
-    write_job(keys, id .. '@' .. tick, tick, now, tail)
+    write_job(keys, id .. '@' .. tick, tick, now, tail, t, 'schedule ' .. id)
     log_tick(log, tick, 'p', 1, log_length)
     s.lastJob = tick
   end
@@ -93,7 +97,7 @@ local function decide(log, id, hash, expected, misfire, limit, overlap, tail, fi
 end
 
 local out = {now}
-local i = 2
+local i = 4
 local k = 0
 while i <= #ARGV do
   k = k + 1

@@ -34,8 +34,10 @@ end
 local function state_text(s)
   return string.format('%d|%s|%s|%d|%s|%d|%d', s.next, s.hash, s.paused, s.last, s.outcome, s.missed, s.lastJob)
 end
--- Writes a job READY, due at a time that came. Returns false when the id is pending.
-local function write_job(keys, id, due, now, tail)
+-- Writes a job READY, due at a time that came. Returns false when the id is pending. t,
+-- from timeline() (nil when the topic's timeline is off), gets the new job's SENT event,
+-- by this instance, with the detail saying which schedule sent it.
+local function write_job(keys, id, due, now, tail, t, detail)
   local record = base36(now) .. '|' .. base36(due) .. '|' .. tail
   local stored = redis.call('HSETNX', keys.jobs, id, record) == 1
   if not stored and redis.call('ZREM', keys.dead, id) == 1 then
@@ -46,6 +48,10 @@ local function write_job(keys, id, due, now, tail)
   end
   if stored then
     redis.call('LPUSH', keys.ready, id)
+    if t then
+      redis.call('DEL', t.prefix .. id)
+      record_events(t, id, event('S', now, 0, t.by, due, detail))
+    end
   end
   return stored
 end

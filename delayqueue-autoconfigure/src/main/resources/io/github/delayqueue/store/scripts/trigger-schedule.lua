@@ -3,7 +3,8 @@
 -- overlap: skip. See schedule-prelude.lua for the state.
 -- KEYS[1] schedule states, KEYS[2] jobs, KEYS[3] ready, KEYS[4] dead, KEYS[5] attempts,
 -- KEYS[6] errors, KEYS[7] the schedule's log
--- ARGV[1] id, ARGV[2] hash, ARGV[3] record tail, ARGV[4] log length
+-- ARGV[1] id, ARGV[2] hash, ARGV[3] record tail, ARGV[4] log length, ARGV[5] the timeline
+-- argument (see timeline in prelude.lua; '' when off: the job starts its timeline with SENT)
 -- Returns {status, job id}; status is 'triggered', 'absent', 'changed' (another
 -- definition: retry) or 'busy' (a job with that id is pending: retry)
 local now = redis_now()
@@ -18,7 +19,7 @@ if s.hash ~= ARGV[2] then
   return {'changed', ''}
 end
 local job = id .. '@' .. now
-if not write_job(keys, job, now, now, ARGV[3]) then
+if not write_job(keys, job, now, now, ARGV[3], timeline(ARGV[5]), 'schedule ' .. id .. ', by hand') then
   return {'busy', job}
 end
 s.lastJob = now
