@@ -84,8 +84,7 @@ public class DashboardApi {
 		this.operations = operations;
 		// Names the dashboard as who asked in the timelines of the jobs it requeues or
 		// cancels.
-		this.admin = (admin instanceof DefaultDelayQueueAdmin starters)
-				? starters.actingAs(DefaultDelayQueueAdmin.DASHBOARD) : admin;
+		this.admin = admin.actingAs(DefaultDelayQueueAdmin.DASHBOARD);
 		this.presence = presence;
 		this.history = history;
 		this.redisClock = redisClock;
@@ -259,9 +258,7 @@ public class DashboardApi {
 	private ServerResponse delete(ServerRequest request) {
 		String topic = request.pathVariable("topic");
 		String id = request.pathVariable("id");
-		boolean cancelled = (this.admin instanceof DefaultDelayQueueAdmin starters) ? starters.cancel(topic, id)
-				: this.operations.cancel(topic, id);
-		boolean done = cancelled || this.admin.purgeDead(topic, id);
+		boolean done = this.admin.cancel(topic, id) || this.admin.purgeDead(topic, id);
 		return done ? ServerResponse.ok().body(Map.of("done", true)) : error(HttpStatus.CONFLICT, "Job '" + id
 				+ "' of topic '" + topic + "' is neither pending nor dead: it is running, done or unknown");
 	}
