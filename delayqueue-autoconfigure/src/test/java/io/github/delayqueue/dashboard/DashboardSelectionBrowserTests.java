@@ -7,7 +7,6 @@ import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.test.RedisExtension;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,15 +25,7 @@ class DashboardSelectionBrowserTests {
 	private static final Duration PATIENCE = Duration.ofSeconds(30);
 
 	@RegisterExtension
-	final DashboardInBrowser dashboard = new DashboardInBrowser(DashboardBrowserTests.ShopApplication.class,
-			"delayqueue.history.flush-interval=200ms", "delayqueue.topics.payments.capture.retry.max-attempts=1");
-
-	private HeadlessChromium browser;
-
-	@BeforeEach
-	void setUp() {
-		this.browser = this.dashboard.browser();
-	}
+	final DashboardInBrowser dashboard = DashboardBrowserTests.shop();
 
 	@Test
 	void twoSelectedDeadJobsAreRequeuedInOneActionAndLeaveTheDeadTab() throws Exception {
@@ -42,29 +33,27 @@ class DashboardSelectionBrowserTests {
 				"delayqueue.dashboard.show-payloads=always");
 		sendDeadPayments("payment-0", "payment-1", "payment-2");
 
-		this.browser.open(page + "#/topics/payments.capture?state=dead");
-		await().atMost(PATIENCE).untilAsserted(() -> assertThat(this.browser.all("#jobs tr[data-job]")).hasSize(3));
-		this.browser.click("tr[data-job='payment-0'] input.select");
-		this.browser.click("tr[data-job='payment-2'] input.select");
-		assertThat(this.browser.text("#bulk-actions .selected-count")).isEqualTo("2 jobs selected");
-		this.browser.screenshot("dashboard-selection");
-		this.browser.preferDark(true);
-		this.browser.screenshot("dashboard-selection-dark");
-		this.browser.preferDark(false);
+		this.dashboard.browser().open(page + "#/topics/payments.capture?state=dead");
+		await().atMost(PATIENCE)
+			.untilAsserted(() -> assertThat(this.dashboard.browser().all("#jobs tr[data-job]")).hasSize(3));
+		this.dashboard.browser().click("tr[data-job='payment-0'] input.select");
+		this.dashboard.browser().click("tr[data-job='payment-2'] input.select");
+		assertThat(this.dashboard.browser().text("#bulk-actions .selected-count")).isEqualTo("2 jobs selected");
+		this.dashboard.browser().screenshotsLightAndDark("dashboard-selection");
 
 		// The payment service is fixed: requeued jobs now succeed.
 		this.dashboard.bean(DashboardBrowserTests.PaymentService.class).fixed.set(true);
-		this.browser.click("button[data-action='bulk-requeue']");
+		this.dashboard.browser().click("button[data-action='bulk-requeue']");
 
 		await().atMost(PATIENCE).untilAsserted(() -> {
-			assertThat(this.browser.all("#jobs tr[data-job]")).hasSize(1);
-			assertThat(this.browser.all("#jobs tr[data-job='payment-1']")).hasSize(1);
-			assertThat(this.browser.text("#notice")).contains("2 jobs requeued");
+			assertThat(this.dashboard.browser().all("#jobs tr[data-job]")).hasSize(1);
+			assertThat(this.dashboard.browser().all("#jobs tr[data-job='payment-1']")).hasSize(1);
+			assertThat(this.dashboard.browser().text("#notice")).contains("2 jobs requeued");
 		});
-		assertThat(this.browser.one("#bulk-actions").isDisplayed()).isFalse();
-		this.browser.click("#select-page");
-		assertThat(this.browser.text("#bulk-actions .selected-count")).isEqualTo("1 job selected");
-		assertThat(this.browser.consoleErrors()).as("errors in the browser's console").isEmpty();
+		assertThat(this.dashboard.browser().one("#bulk-actions").isDisplayed()).isFalse();
+		this.dashboard.browser().click("#select-page");
+		assertThat(this.dashboard.browser().text("#bulk-actions .selected-count")).isEqualTo("1 job selected");
+		assertThat(this.dashboard.browser().consoleErrors()).as("errors in the browser's console").isEmpty();
 	}
 
 	@Test
@@ -72,20 +61,21 @@ class DashboardSelectionBrowserTests {
 		String page = this.dashboard.start();
 		sendDeadPayments("payment-1", "payment-2", "refund-3");
 
-		this.browser.open(page + "#/topics/payments.capture?state=dead");
-		await().atMost(PATIENCE).untilAsserted(() -> assertThat(this.browser.all("#jobs tr[data-job]")).hasSize(3));
-		this.browser.one("#filter-idPrefix").sendKeys("refund");
+		this.dashboard.browser().open(page + "#/topics/payments.capture?state=dead");
+		await().atMost(PATIENCE)
+			.untilAsserted(() -> assertThat(this.dashboard.browser().all("#jobs tr[data-job]")).hasSize(3));
+		this.dashboard.browser().one("#filter-idPrefix").sendKeys("refund");
 
 		await().atMost(PATIENCE).untilAsserted(() -> {
-			assertThat(this.browser.all("#jobs tr[data-job]")).hasSize(1);
-			assertThat(this.browser.all("#jobs tr[data-job='refund-3']")).hasSize(1);
-			assertThat(this.browser.text("#searched")).contains("1 job matches among the newest 3 dead jobs searched");
+			assertThat(this.dashboard.browser().all("#jobs tr[data-job]")).hasSize(1);
+			assertThat(this.dashboard.browser().all("#jobs tr[data-job='refund-3']")).hasSize(1);
+			assertThat(this.dashboard.browser().text("#searched"))
+				.contains("1 job matches among the newest 3 dead jobs searched");
 		});
-		assertThat(this.browser.text("#error-filter-hidden")).contains("hidden");
-		assertThat(this.browser.all("#filter-error, input.select, #select-page, button[data-action]")).isEmpty();
-		this.browser.screenshot("dashboard-filter");
-		this.browser.preferDark(true);
-		this.browser.screenshot("dashboard-filter-dark");
+		assertThat(this.dashboard.browser().text("#error-filter-hidden")).contains("hidden");
+		assertThat(this.dashboard.browser().all("#filter-error, input.select, #select-page, button[data-action]"))
+			.isEmpty();
+		this.dashboard.browser().screenshotsLightAndDark("dashboard-filter");
 	}
 
 	@Test
@@ -98,24 +88,26 @@ class DashboardSelectionBrowserTests {
 		}
 		await().atMost(PATIENCE).until(() -> admin.stats("orders.confirm").pending() == 0);
 
-		this.browser.open(page);
+		this.dashboard.browser().open(page);
 		await().atMost(PATIENCE).untilAsserted(() -> {
-			assertThat(this.browser.text("#throughput-totals")).contains("Last hour").contains("12 completed");
+			assertThat(this.dashboard.browser().text("#throughput-totals")).contains("Last hour")
+				.contains("12 completed");
 			// Up for a minute or two: 5 minutes drawn, not an hour of empty chart.
-			assertThat(this.browser.one("#throughput-plot").getAttribute("data-buckets")).isEqualTo("5");
+			assertThat(this.dashboard.browser().one("#throughput-plot").getAttribute("data-buckets")).isEqualTo("5");
 		});
-		this.browser.screenshot("dashboard-chart-hour");
-		this.browser.click("button[data-range='day']");
+		this.dashboard.browser().screenshotsLightAndDark("dashboard-chart-hour");
+		this.dashboard.browser().click("button[data-range='day']");
 		await().atMost(PATIENCE).untilAsserted(() -> {
-			assertThat(this.browser.text("#throughput-totals")).contains("Last 24 hours").contains("12 completed");
-			assertThat(this.browser.one("#throughput-plot").getAttribute("data-buckets")).isEqualTo("5");
+			assertThat(this.dashboard.browser().text("#throughput-totals")).contains("Last 24 hours")
+				.contains("12 completed");
+			assertThat(this.dashboard.browser().one("#throughput-plot").getAttribute("data-buckets")).isEqualTo("5");
 		});
-		this.browser.click("button[data-range='five-minutes']");
+		this.dashboard.browser().click("button[data-range='five-minutes']");
 		await().atMost(PATIENCE)
-			.untilAsserted(() -> assertThat(this.browser.text("#throughput-totals")).contains("Last 5 minutes"));
-		this.browser.preferDark(true);
-		this.browser.screenshot("dashboard-chart-five-minutes-dark");
-		assertThat(this.browser.consoleErrors()).as("errors in the browser's console").isEmpty();
+			.untilAsserted(
+					() -> assertThat(this.dashboard.browser().text("#throughput-totals")).contains("Last 5 minutes"));
+		this.dashboard.browser().screenshotsLightAndDark("dashboard-chart-five-minutes");
+		assertThat(this.dashboard.browser().consoleErrors()).as("errors in the browser's console").isEmpty();
 	}
 
 	private void sendDeadPayments(String... ids) {
