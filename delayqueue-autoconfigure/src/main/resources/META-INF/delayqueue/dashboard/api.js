@@ -20,15 +20,20 @@ function csrfHeaders(method) {
 	return cookie ? { 'X-XSRF-TOKEN': decodeURIComponent(cookie.substring('XSRF-TOKEN='.length)) } : {};
 }
 
-async function call(method, path, params) {
+async function call(method, path, params, json) {
 	const url = new URL(path, base);
 	for (const [name, value] of Object.entries(params || {})) {
-		url.searchParams.set(name, value);
+		if (value !== null && value !== undefined && value !== '') {
+			url.searchParams.set(name, value);
+		}
 	}
+	const sent = json === undefined ? {} : { body: JSON.stringify(json) };
+	const type = json === undefined ? {} : { 'Content-Type': 'application/json' };
 	const response = await fetch(url, {
 		method,
-		headers: { Accept: 'application/json', ...csrfHeaders(method) },
+		headers: { Accept: 'application/json', ...type, ...csrfHeaders(method) },
 		credentials: 'same-origin',
+		...sent,
 	});
 	const text = await response.text();
 	let body = null;
@@ -54,8 +59,11 @@ export const api = {
 	topics: () => call('GET', 'topics'),
 	topic: (topic) => call('GET', `topics/${segment(topic)}`),
 	history: (range, topic) => call('GET', 'history', topic ? { range, topic } : { range }),
-	jobs: (topic, state, offset, count) =>
-		call('GET', `topics/${segment(topic)}/jobs`, { state, offset, count }),
+	// With an id prefix or error text, a search of the state's newest jobs instead of a page.
+	jobs: (topic, state, offset, count, filters) =>
+		call('GET', `topics/${segment(topic)}/jobs`, { state, offset, count, ...(filters || {}) }),
+	// One action on several jobs: a result per id.
+	bulk: (topic, action, ids) => call('POST', `topics/${segment(topic)}/jobs/actions`, null, { action, ids }),
 	job: (topic, id) => call('GET', `topics/${segment(topic)}/jobs/${segment(id)}`),
 	timeline: (topic, id) => call('GET', `topics/${segment(topic)}/jobs/${segment(id)}/timeline`),
 	lookup: (id) => call('GET', `jobs/${segment(id)}`),

@@ -100,7 +100,7 @@ public class DelayQueueEndpoint {
 
 	/**
 	 * Create the endpoint.
-	 * @param operations where jobs are found and cancelled
+	 * @param operations where jobs are found
 	 * @param admin where topics, counts and dead jobs are read and changed
 	 * @param presence tells which listeners run on which instance
 	 * @param showValues when payloads and header values are shown
@@ -110,17 +110,12 @@ public class DelayQueueEndpoint {
 	public DelayQueueEndpoint(DelayQueueOperations operations, DelayQueueAdmin admin, ListenerPresence presence,
 			Show showValues, Set<String> roles) {
 		this.operations = operations;
-		this.admin = actingAsEndpoint(admin);
+		// Names the endpoint as who asked in the timelines of the jobs it requeues or
+		// cancels.
+		this.admin = admin.actingAs(DefaultDelayQueueAdmin.ENDPOINT);
 		this.presence = presence;
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
-	}
-
-	// Names the endpoint as who asked in the timelines of the jobs it requeues or
-	// cancels.
-	private static DelayQueueAdmin actingAsEndpoint(DelayQueueAdmin admin) {
-		return (admin instanceof DefaultDelayQueueAdmin starters) ? starters.actingAs(DefaultDelayQueueAdmin.ENDPOINT)
-				: admin;
 	}
 
 	/**
@@ -275,9 +270,7 @@ public class DelayQueueEndpoint {
 	 */
 	@DeleteOperation
 	public CancelDescriptor cancel(@Selector String topic, @Selector String jobId) {
-		boolean cancelled = (this.admin instanceof DefaultDelayQueueAdmin starters) ? starters.cancel(topic, jobId)
-				: this.operations.cancel(topic, jobId);
-		return new CancelDescriptor(cancelled);
+		return new CancelDescriptor(this.admin.cancel(topic, jobId));
 	}
 
 	/**

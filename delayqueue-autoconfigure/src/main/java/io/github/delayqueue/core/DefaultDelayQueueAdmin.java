@@ -74,6 +74,7 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 	 * @return the admin operations acting as {@code actor}
 	 * @throws IllegalArgumentException if the actor is blank or too long
 	 */
+	@Override
 	public DefaultDelayQueueAdmin actingAs(String actor) {
 		if (actor == null || actor.isBlank() || actor.length() > MAX_ACTOR_LENGTH) {
 			throw new IllegalArgumentException(
@@ -90,16 +91,7 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 		return this.actor;
 	}
 
-	/**
-	 * Cancel a {@link JobState#DELAYED DELAYED} or {@link JobState#READY READY} job at
-	 * once, recording this admin's actor in its timeline, as an operator's tool does; see
-	 * {@link DelayQueueOperations#cancel(String, String)}, which an application uses for
-	 * its own jobs and which waits for a surrounding transaction to commit.
-	 * @param topic the topic
-	 * @param jobId the job id
-	 * @return {@code true} if the job was delayed or ready and is now gone
-	 * @throws InvalidJobException if the topic or id is invalid
-	 */
+	@Override
 	public boolean cancel(String topic, String jobId) {
 		JobConstraints.checkTopic(topic);
 		return this.store.cancel(topic, JobConstraints.checkId(topic, jobId), this.actor);

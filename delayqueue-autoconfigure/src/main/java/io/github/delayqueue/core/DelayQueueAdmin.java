@@ -33,6 +33,37 @@ import java.util.Set;
 public interface DelayQueueAdmin {
 
 	/**
+	 * Return admin operations on the same queues that record who asked as the given
+	 * actor: the detail of the {@link JobEvent.Type#REQUEUED REQUEUED} and
+	 * {@link JobEvent.Type#CANCELLED CANCELLED} steps of job timelines, such as
+	 * {@code "endpoint"} or {@code "dashboard"}. This admin is unchanged.
+	 * <p>
+	 * The default returns this admin itself: an implementation that records no actor
+	 * ignores it, and what it changes is recorded as it records it otherwise.
+	 * {@link DefaultDelayQueueAdmin} records the actor.
+	 * @param actor who asks: 1 to 64 characters, not blank
+	 * @return the admin operations acting as {@code actor}
+	 * @throws IllegalArgumentException if an implementation that records the actor finds
+	 * it blank or too long
+	 */
+	default DelayQueueAdmin actingAs(String actor) {
+		return this;
+	}
+
+	/**
+	 * Cancel a {@link JobState#DELAYED DELAYED} or {@link JobState#READY READY} job at
+	 * once, as an operator's tool does, recording this admin's actor (see
+	 * {@link #actingAs(String)}) in the job's timeline. Unlike
+	 * {@link DelayQueueOperations#cancel(String, String)}, which an application uses for
+	 * its own jobs, it never waits for a surrounding transaction to commit.
+	 * @param topic the topic
+	 * @param jobId the job id
+	 * @return {@code true} if the job was delayed or ready and is now gone
+	 * @throws InvalidJobException if the topic or id is invalid
+	 */
+	boolean cancel(String topic, String jobId);
+
+	/**
 	 * Count the jobs of a topic in each state.
 	 * @param topic the topic
 	 * @return the counts

@@ -1,7 +1,6 @@
 package io.github.delayqueue.dashboard;
 
 import java.net.URI;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,10 +36,11 @@ import org.springframework.web.servlet.function.ServerResponse;
 /**
  * The dashboard's JSON API under {@code <path>/api}, which the page calls and scripts may
  * call too: topics with their counts, due-lag, pause and listeners; pages of a topic's
- * jobs per state; one job and its timeline; the throughput history; and the actions (run
- * now, cancel, requeue, purge, pause, resume), which {@link DashboardGuard} lets through
- * only when the dashboard is not read-only and the request is same-origin; with
- * schedules, those of {@link DashboardScheduleApi} too.
+ * jobs per state, and searches of them ({@link DashboardJobSearch}); one job and its
+ * timeline; the throughput history; and the actions (run now, cancel, requeue, purge,
+ * pause, resume, and one of them on several jobs: {@link DashboardBulkActions}), which
+ * {@link DashboardGuard} lets through only when the dashboard is not read-only and the
+ * request is same-origin; with schedules, those of {@link DashboardScheduleApi} too.
  *
  * @author delayqueue contributors
  */
@@ -69,6 +69,10 @@ public class DashboardApi {
 
 	private DashboardTimeline timeline;
 
+	private final DashboardBulkActions bulk;
+
+	private final DashboardJobSearch search;
+
 	/**
 	 * Create the API.
 	 * @param operations where jobs are read and changed
@@ -84,13 +88,14 @@ public class DashboardApi {
 		this.operations = operations;
 		// Names the dashboard as who asked in the timelines of the jobs it requeues or
 		// cancels.
-		this.admin = (admin instanceof DefaultDelayQueueAdmin starters)
-				? starters.actingAs(DefaultDelayQueueAdmin.DASHBOARD) : admin;
+		this.admin = admin.actingAs(DefaultDelayQueueAdmin.DASHBOARD);
 		this.presence = presence;
 		this.history = history;
 		this.redisClock = redisClock;
 		this.access = access;
 		this.timeline = new DashboardTimeline(this.admin, (topic) -> false);
+		this.bulk = new DashboardBulkActions(this.admin, operations);
+		this.search = new DashboardJobSearch(this.admin);
 	}
 
 	/**
@@ -137,6 +142,7 @@ public class DashboardApi {
 			.GET(api + "/topics/{topic}/jobs/{id}", (request) -> handle(this::job, request))
 			.GET(api + "/topics/{topic}/jobs/{id}/timeline", (request) -> handle(this::timeline, request))
 			.DELETE(api + "/topics/{topic}/jobs/{id}", action(guard, this::delete))
+			.POST(api + "/topics/{topic}/jobs/actions", action(guard, this.bulk::handle))
 			.POST(api + "/topics/{topic}/jobs/{id}/run-now", action(guard, this::runNow))
 			.POST(api + "/topics/{topic}/jobs/{id}/requeue", action(guard, this::requeue))
 			.POST(api + "/topics/{topic}/requeue-dead", action(guard, this::requeueDead))
@@ -159,6 +165,9 @@ public class DashboardApi {
 		}
 		catch (InvalidJobException | IllegalArgumentException ex) {
 			return error(HttpStatus.BAD_REQUEST, ex.getMessage());
+		}
+		catch (DashboardJobSearch.HiddenErrorsException ex) {
+			return error(HttpStatus.FORBIDDEN, ex.getMessage());
 		}
 	}
 
@@ -215,6 +224,11 @@ public class DashboardApi {
 					+ ", were " + offset + " and " + count);
 		}
 		boolean shown = shows(request);
+		String idPrefix = request.param("idPrefix").filter((value) -> !value.isEmpty()).orElse(null);
+		String error = request.param("error").filter((value) -> !value.isBlank()).orElse(null);
+		if (idPrefix != null || error != null) {
+			return ServerResponse.ok().body(this.search.search(topic, state, idPrefix, error, count, shown));
+		}
 		List<JobRow> jobs = this.admin.jobs(topic, state, offset, count)
 			.stream()
 			.map((job) -> JobRow.of(shown ? job : job.withoutValues()))
@@ -249,36 +263,35 @@ public class DashboardApi {
 			JobConstraints.checkTopic(topic);
 		}
 		List<ThroughputHistory.Bucket> buckets = switch (range) {
+			case "five-minutes" -> this.history.lastMinutes(5, topic);
 			case "hour" -> this.history.lastHour(topic);
+			case "day" -> this.history.lastMinutes(24 * 60, topic);
 			case "month" -> this.history.lastDays(30, topic);
-			default -> throw new IllegalArgumentException("Parameter range must be hour or month, was '" + range + "'");
+			default ->
+				throw new IllegalArgumentException("Parameter range must be five-minutes, hour, day or month, was "
+						+ DashboardBulkActions.quoted(range));
 		};
 		return ServerResponse.ok().body(new HistoryView(range, topic, buckets));
 	}
 
 	private ServerResponse delete(ServerRequest request) {
-		String topic = request.pathVariable("topic");
-		String id = request.pathVariable("id");
-		boolean cancelled = (this.admin instanceof DefaultDelayQueueAdmin starters) ? starters.cancel(topic, id)
-				: this.operations.cancel(topic, id);
-		boolean done = cancelled || this.admin.purgeDead(topic, id);
-		return done ? ServerResponse.ok().body(Map.of("done", true)) : error(HttpStatus.CONFLICT, "Job '" + id
-				+ "' of topic '" + topic + "' is neither pending nor dead: it is running, done or unknown");
+		return single(request, DashboardJobAction.DELETE,
+				"is neither pending nor dead: it is running, done or unknown");
 	}
 
 	private ServerResponse runNow(ServerRequest request) {
-		String topic = request.pathVariable("topic");
-		String id = request.pathVariable("id");
-		return this.operations.reschedule(topic, id, Duration.ZERO) ? ServerResponse.ok().body(Map.of("done", true))
-				: error(HttpStatus.CONFLICT, "Job '" + id + "' of topic '" + topic
-						+ "' is not pending: it is running, dead, done or unknown");
+		return single(request, DashboardJobAction.RUN_NOW, "is not pending: it is running, dead, done or unknown");
 	}
 
 	private ServerResponse requeue(ServerRequest request) {
+		return single(request, DashboardJobAction.REQUEUE, "is not dead");
+	}
+
+	private ServerResponse single(ServerRequest request, DashboardJobAction action, String notApplied) {
 		String topic = request.pathVariable("topic");
 		String id = request.pathVariable("id");
-		return this.admin.requeueDead(topic, id) ? ServerResponse.ok().body(Map.of("done", true))
-				: error(HttpStatus.CONFLICT, "Job '" + id + "' of topic '" + topic + "' is not dead");
+		return action.apply(this.admin, this.operations, topic, id) ? ServerResponse.ok().body(Map.of("done", true))
+				: error(HttpStatus.CONFLICT, "Job '" + id + "' of topic '" + topic + "' " + notApplied);
 	}
 
 	private ServerResponse requeueDead(ServerRequest request) {
@@ -454,9 +467,10 @@ public class DashboardApi {
 	}
 
 	/**
-	 * Throughput per minute of the last hour or per day of the last 30 days.
+	 * Throughput per minute of the last 5 minutes, hour or 24 hours, or per day of the
+	 * last 30 days.
 	 *
-	 * @param range {@code hour} or {@code month}
+	 * @param range {@code five-minutes}, {@code hour}, {@code day} or {@code month}
 	 * @param topic the topic, or {@code null} for all
 	 * @param buckets the buckets, oldest first
 	 */

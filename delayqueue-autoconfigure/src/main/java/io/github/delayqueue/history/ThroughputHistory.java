@@ -87,10 +87,23 @@ public class ThroughputHistory {
 	 * @return 60 buckets, oldest first
 	 */
 	public List<Bucket> lastHour(@Nullable String topic) {
+		return lastMinutes(60, topic);
+	}
+
+	/**
+	 * Read the last minutes, the current one last, in one pipelined round trip.
+	 * @param minutes how many minutes, 1 to those of {@link #MINUTES_KEPT}
+	 * @param topic one topic, or {@code null} for all of them together
+	 * @return one bucket per minute, oldest first
+	 */
+	public List<Bucket> lastMinutes(int minutes, @Nullable String topic) {
+		if (minutes < 1 || minutes > MINUTES_KEPT.toMinutes()) {
+			throw new IllegalArgumentException("Minutes must be 1 to " + MINUTES_KEPT.toMinutes() + ", was " + minutes);
+		}
 		long current = Math.floorDiv(this.clock.instant().getEpochSecond(), 60);
 		List<String> keys = new ArrayList<>();
 		List<Instant> starts = new ArrayList<>();
-		for (long minute = current - 59; minute <= current; minute++) {
+		for (long minute = current - minutes + 1; minute <= current; minute++) {
 			keys.add(minuteKey(minute));
 			starts.add(Instant.ofEpochSecond(minute * 60));
 		}

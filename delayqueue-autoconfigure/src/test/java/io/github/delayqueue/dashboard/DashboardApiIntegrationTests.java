@@ -7,11 +7,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.JobConstraints;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
@@ -269,6 +274,130 @@ class DashboardApiIntegrationTests {
 		assertThat(missing.json().path("message").asString()).contains("nowhere").contains("any topic");
 	}
 
+	@Test
+	void actsOnSeveralJobsAtOnceWithAResultPerId() throws Exception {
+		String base = start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
+		String first = queue.send("dashboard.jobs", "fail");
+		String second = queue.send("dashboard.jobs", "fail");
+		await().atMost(Duration.ofSeconds(20)).until(() -> admin.stats("dashboard.jobs").dead() == 2);
+		admin.pause("dashboard.jobs");
+		String pending = queue.send("dashboard.jobs", "fail", Duration.ofHours(1));
+
+		Answer requeued = postJson(base + "/api/topics/dashboard.jobs/jobs/actions", origin(base),
+				"{\"action\":\"requeue\",\"ids\":[\"" + first + "\",\"" + second + "\",\"" + pending
+						+ "\",\"nowhere\"]}");
+
+		assertThat(requeued.status()).isEqualTo(200);
+		assertThat(requeued.json().path("done").asInt()).isEqualTo(2);
+		assertThat(requeued.json().at("/results/0/result").asString()).isEqualTo("done");
+		assertThat(requeued.json().at("/results/1/result").asString()).isEqualTo("done");
+		assertThat(requeued.json().at("/results/2/result").asString()).isEqualTo("wrong-state");
+		assertThat(requeued.json().at("/results/2/state").asString()).isEqualTo("delayed");
+		assertThat(requeued.json().at("/results/3/result").asString()).isEqualTo("not-found");
+		assertThat(queue.find("dashboard.jobs", first).orElseThrow().state()).isEqualTo(JobState.READY);
+		assertThat(queue.find("dashboard.jobs", second).orElseThrow().state()).isEqualTo(JobState.READY);
+
+		Answer ranNow = postJson(base + "/api/topics/dashboard.jobs/jobs/actions", origin(base),
+				"{\"action\":\"run-now\",\"ids\":[\"" + pending + "\"]}");
+		assertThat(ranNow.json().at("/results/0/result").asString()).isEqualTo("done");
+		assertThat(queue.find("dashboard.jobs", pending).orElseThrow().state()).isEqualTo(JobState.READY);
+		Answer deleted = postJson(base + "/api/topics/dashboard.jobs/jobs/actions", origin(base),
+				"{\"action\":\"delete\",\"ids\":[\"" + first + "\",\"" + pending + "\"]}");
+		assertThat(deleted.json().path("done").asInt()).isEqualTo(2);
+		assertThat(queue.find("dashboard.jobs", first)).isEmpty();
+		assertThat(queue.find("dashboard.jobs", pending)).isEmpty();
+	}
+
+	@Test
+	void refusesABadRequestForSeveralJobsNamingItBeforeAnythingChanges() throws Exception {
+		String base = start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		String pending = queue.send("bulk", "x", Duration.ofHours(1));
+		String url = base + "/api/topics/bulk/jobs/actions";
+		String tooMany = IntStream.rangeClosed(0, DashboardBulkActions.MAX_IDS)
+			.mapToObj((i) -> "\"id-" + i + "\"")
+			.collect(Collectors.joining(","));
+		String tooLong = "x".repeat(JobConstraints.MAX_ID_LENGTH + 1);
+
+		Map<String, String> refusals = new LinkedHashMap<>();
+		refusals.put("{\"action\":\"delete\",\"ids\":[\"" + pending + "\"," + tooMany + "]}", "at most 1000");
+		refusals.put("{\"action\":\"delete\",\"ids\":[]}", "ids");
+		refusals.put("{\"action\":\"delete\",\"ids\":[\"" + pending + "\",\"" + tooLong + "\"]}", "at most 256");
+		refusals.put("{\"action\":\"delete\",\"ids\":[\"" + pending + "\",\"\"]}", "blank");
+		refusals.put("{\"action\":\"delete\",\"ids\":[\"" + pending + "\",\"" + pending + "\"]}", "twice");
+		refusals.put("{\"action\":\"delete\",\"ids\":[\"" + pending + "\",7]}", "7");
+		refusals.put("{\"action\":\"explode\",\"ids\":[\"" + pending + "\"]}", "'explode'");
+		refusals.put("{\"ids\":[\"" + pending + "\"]}", "action");
+		refusals.put("{\"action\":\"delete\",\"ids\":[\"" + pending + "\"],\"force\":true}", "'force'");
+		refusals.put("{\"action\":\"delete\",\"ids\":[\"" + pending + "\"", "not JSON");
+		refusals.put("[\"" + pending + "\"]", "object");
+		for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+			Answer answer = postJson(url, origin(base), refusal.getKey());
+			assertThat(answer.status()).as(refusal.getKey()).isEqualTo(400);
+			assertThat(answer.json().path("message").asString()).as(refusal.getKey()).contains(refusal.getValue());
+		}
+		Answer plainText = send(HttpRequest.newBuilder(URI.create(url))
+			.header("Origin", origin(base))
+			.header("Content-Type", "text/plain")
+			.POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"delete\",\"ids\":[\"" + pending + "\"]}")));
+		assertThat(plainText.status()).isEqualTo(400);
+		assertThat(plainText.json().path("message").asString()).contains("text/plain");
+		Answer huge = postJson(url, origin(base),
+				"{\"action\":\"delete\",\"ids\":[\"" + "y".repeat(2_000_000) + "\"]}");
+		assertThat(huge.status()).isEqualTo(400);
+		assertThat(huge.json().path("message").asString()).contains("larger than");
+		assertThat(queue.find("bulk", pending)).isPresent();
+
+		Answer forged = postJson(url, "http://evil.example", "{\"action\":\"delete\",\"ids\":[\"" + pending + "\"]}");
+		assertThat(forged.status()).isEqualTo(403);
+		String readOnly = start();
+		Answer refused = postJson(readOnly + "/api/topics/bulk/jobs/actions", origin(readOnly),
+				"{\"action\":\"delete\",\"ids\":[\"" + pending + "\"]}");
+		assertThat(refused.status()).isEqualTo(403);
+		assertThat(refused.json().path("message").asString()).contains("read-only");
+		assertThat(queue.find("bulk", pending)).isPresent();
+	}
+
+	@Test
+	void searchesTheNewestJobsByIdPrefixAndByErrorOnlyWhereErrorsAreShown() throws Exception {
+		String base = start("delayqueue.dashboard.show-payloads=always");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		for (String id : List.of("order-1", "order-2", "invoice-1")) {
+			queue.send(JobRequest.builder("dashboard.jobs", "fail").id(id).build());
+		}
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> bean(DelayQueueAdmin.class).stats("dashboard.jobs").dead() == 3);
+
+		JsonNode byId = get(base + "/api/topics/dashboard.jobs/jobs?state=dead&idPrefix=order-").json();
+		JsonNode byError = get(base + "/api/topics/dashboard.jobs/jobs?state=dead&error=FAILS%20FOR").json();
+		JsonNode none = get(base + "/api/topics/dashboard.jobs/jobs?state=dead&error=timeout").json();
+
+		assertThat(byId.path("jobs").findValuesAsString("id")).containsExactlyInAnyOrder("order-1", "order-2");
+		assertThat(byId.path("searched").asInt()).isEqualTo(3);
+		assertThat(byId.path("limit").asInt()).isEqualTo(DashboardJobSearch.SEARCHED);
+		assertThat(byError.path("matched").asInt()).isEqualTo(3);
+		assertThat(none.path("jobs")).isEmpty();
+		String hidden = start("delayqueue.dashboard.show-payloads=never");
+		assertThat(get(hidden + "/api/topics/dashboard.jobs/jobs?state=dead&idPrefix=invoice").json()
+			.path("jobs")
+			.findValuesAsString("id")).containsExactly("invoice-1");
+		Answer refused = get(hidden + "/api/topics/dashboard.jobs/jobs?state=dead&error=fails");
+		assertThat(refused.status()).isEqualTo(403);
+		assertThat(refused.json().path("message").asString()).contains("hidden");
+		assertThat(get(base + "/api/topics/dashboard.jobs/jobs?state=dead&error=" + "e".repeat(201)).status())
+			.isEqualTo(400);
+	}
+
+	@Test
+	void drawsTheThroughputOfTheLastFiveMinutesOrDay() throws Exception {
+		String base = start();
+		assertThat(get(base + "/api/history?range=five-minutes").json().path("buckets")).hasSize(5);
+		assertThat(get(base + "/api/history?range=day").json().path("buckets")).hasSize(24 * 60);
+		assertThat(get(base + "/api/history?range=week").json().path("message").asString()).contains("'week'");
+	}
+
 	private String start(String... properties) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.data.redis.host=" + this.server.host(),
 				"spring.data.redis.port=" + this.server.port(), "delayqueue.dashboard.enabled=true",
@@ -309,6 +438,13 @@ class DashboardApiIntegrationTests {
 			request.header("Origin", origin);
 		}
 		return send(request);
+	}
+
+	private Answer postJson(String url, String origin, String body) throws Exception {
+		return send(HttpRequest.newBuilder(URI.create(url))
+			.header("Origin", origin)
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body)));
 	}
 
 	private Answer delete(String url) throws Exception {

@@ -39,10 +39,19 @@ class DashboardBrowserTests {
 	private static final Duration PATIENCE = Duration.ofSeconds(30);
 
 	@RegisterExtension
-	final DashboardInBrowser dashboard = new DashboardInBrowser(ShopApplication.class,
-			"delayqueue.history.flush-interval=200ms", "delayqueue.topics.payments.capture.retry.max-attempts=1");
+	final DashboardInBrowser dashboard = shop();
 
 	private HeadlessChromium browser;
+
+	/**
+	 * The dashboard of the shop below: orders, and payments that die at their first
+	 * failure.
+	 * @return the fixture
+	 */
+	static DashboardInBrowser shop() {
+		return new DashboardInBrowser(ShopApplication.class, "delayqueue.history.flush-interval=200ms",
+				"delayqueue.topics.payments.capture.retry.max-attempts=1");
+	}
 
 	@BeforeEach
 	void setUp() {

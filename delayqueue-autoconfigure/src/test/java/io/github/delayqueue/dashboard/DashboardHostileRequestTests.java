@@ -145,7 +145,7 @@ class DashboardHostileRequestTests {
 		String topic = "/delayqueue/api/topics/" + TOPIC;
 		return List.of(topic + "/pause", topic + "/resume", topic + "/requeue-dead", topic + "/purge-dead",
 				topic + "/jobs/" + jobId + "/run-now", topic + "/jobs/" + jobId + "/requeue",
-				"DELETE " + topic + "/jobs/" + jobId);
+				"DELETE " + topic + "/jobs/" + jobId, topic + "/jobs/actions");
 	}
 
 	static List<String> spellings(String action) {

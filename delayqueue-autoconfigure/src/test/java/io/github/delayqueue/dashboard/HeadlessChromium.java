@@ -167,6 +167,20 @@ final class HeadlessChromium implements AutoCloseable {
 	}
 
 	/**
+	 * Save a screenshot in the light theme as {@code <name>.png} and one in the dark
+	 * theme as {@code <name>-dark.png}, and leave the page in the light theme.
+	 * @param name the name of the light one
+	 * @throws IOException if a file cannot be written
+	 */
+	void screenshotsLightAndDark(String name) throws IOException {
+		preferDark(false);
+		screenshot(name);
+		preferDark(true);
+		screenshot(name + "-dark");
+		preferDark(false);
+	}
+
+	/**
 	 * Forget every cookie of the page's site, so that the next user starts logged out.
 	 */
 	void forgetCookies() {
