@@ -97,6 +97,38 @@ class DashboardSecurityTests {
 		assertThat(admin.isPaused("secured.topic")).isTrue();
 	}
 
+	@Test
+	void actionsOnSeveralJobsFollowTheSameRoleAndCsrfRules() throws Exception {
+		DelayQueueOperations queue = this.context.getBean(DelayQueueOperations.class);
+		String pending = queue.send("secured.topic", "x", Duration.ofHours(1));
+		String token = get("/api/topics", "operator").headers()
+			.allValues("Set-Cookie")
+			.stream()
+			.filter((cookie) -> cookie.startsWith("XSRF-TOKEN="))
+			.map((cookie) -> cookie.substring("XSRF-TOKEN=".length(), cookie.indexOf(';')))
+			.findFirst()
+			.orElseThrow();
+		String body = "{\"action\":\"delete\",\"ids\":[\"" + pending + "\"]}";
+		String path = "/api/topics/secured.topic/jobs/actions";
+
+		assertThat(send(json(path, body).header("X-XSRF-TOKEN", token).header("Cookie", "XSRF-TOKEN=" + token),
+				"developer")
+			.statusCode()).isEqualTo(403);
+		assertThat(send(json(path, body), "operator").statusCode()).isEqualTo(403);
+		assertThat(queue.find("secured.topic", pending)).isPresent();
+		assertThat(
+				send(json(path, body).header("X-XSRF-TOKEN", token).header("Cookie", "XSRF-TOKEN=" + token), "operator")
+					.statusCode())
+			.isEqualTo(200);
+		assertThat(queue.find("secured.topic", pending)).isEmpty();
+	}
+
+	private HttpRequest.Builder json(String path, String body) {
+		return HttpRequest.newBuilder(URI.create(this.base + path))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body));
+	}
+
 	private HttpResponse<String> get(String path, String user) throws Exception {
 		return send(HttpRequest.newBuilder(URI.create(this.base + path)).GET(), user);
 	}
