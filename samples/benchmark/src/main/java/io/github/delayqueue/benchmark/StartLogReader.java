@@ -7,16 +7,16 @@ import java.util.Map;
 import java.util.stream.LongStream;
 
 /**
- * Reads a rate-limited topic's start counts while a scenario runs: the limiter's own record
- * of the deliveries it admitted, on the Redis clock. A handler starts some time after its
- * admission (the claim's reply, the hand-off to a worker), so the admissions show what
- * the limiter decided and the handler starts what a partner would see.
+ * Reads a rate-limited topic's start counts while a scenario runs: the limiter's own
+ * record of the deliveries it admitted, on the Redis clock. A handler starts some time
+ * after its admission (the claim's reply, the hand-off to a worker), so the admissions
+ * show what the limiter decided and the handler starts what a partner would see.
  * <p>
- * The counts are a list of one entry per millisecond (the bucket the limiter counts in for
- * a period of up to 10 s) that had an admission, each with a running total of admissions:
- * an entry's admissions are its total less the one before it, the first entry only
- * carrying the total of those gone. An entry stays for at least one period; reading the
- * list every fraction of a period sees every millisecond's final count.
+ * The counts are a list of one entry per millisecond (the bucket the limiter counts in
+ * for a period of up to 10 s) that had an admission, each with a running total of
+ * admissions: an entry's admissions are its total less the one before it, the first entry
+ * only carrying the total of those gone. An entry stays for at least one period; reading
+ * the list every fraction of a period sees every millisecond's final count.
  */
 final class StartLogReader implements AutoCloseable {
 
@@ -58,8 +58,7 @@ final class StartLogReader implements AutoCloseable {
 		synchronized (this.admissions) {
 			return this.admissions.entrySet()
 				.stream()
-				.flatMapToLong((millis) -> LongStream.generate(() -> millis.getKey() * 1000)
-					.limit(millis.getValue()))
+				.flatMapToLong((millis) -> LongStream.generate(() -> millis.getKey() * 1000).limit(millis.getValue()))
 				.toArray();
 		}
 	}
