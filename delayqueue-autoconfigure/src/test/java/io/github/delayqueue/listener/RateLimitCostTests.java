@@ -56,24 +56,24 @@ class RateLimitCostTests {
 			.run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
 				// Handlers prove quick first, so that the container claims ahead.
-				List<JobRequest> warmUp = new ArrayList<>();
-				for (int i = 0; i < 500; i++) {
-					warmUp.add(JobRequest.builder("burst", "warm-" + i).build());
-				}
-				queue.sendAll(warmUp);
+				send(queue, "warm", 500);
 				await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == 500);
-				List<JobRequest> burst = new ArrayList<>();
-				for (int i = 0; i < JOBS; i++) {
-					burst.add(JobRequest.builder("burst", "job-" + i).build());
-				}
 				this.server.command("CONFIG", "RESETSTAT");
-				queue.sendAll(burst);
+				send(queue, "job", JOBS);
 				await().atMost(Duration.ofSeconds(60)).until(() -> handled.get() == 500 + JOBS);
 				// Sends, claims, admissions, acknowledgements and the scheduler's own
 				// calls, all together: a claim and an admission for every few jobs made
 				// nearly one call per job.
 				assertThat(evalShaCalls()).isLessThan(JOBS / 5);
 			});
+	}
+
+	private static void send(DelayQueueOperations queue, String prefix, int jobs) {
+		List<JobRequest> requests = new ArrayList<>();
+		for (int i = 0; i < jobs; i++) {
+			requests.add(JobRequest.builder("burst", prefix + "-" + i).build());
+		}
+		queue.sendAll(requests);
 	}
 
 	private long evalShaCalls() {
