@@ -59,8 +59,8 @@ final class ContainerRun {
 
 	private final ReadyJobClaimer claimer;
 
-	// Whether a topic has limits across instances: its jobs are then never claimed ahead.
-	private final boolean limited;
+	// Whether a topic has a global concurrency: jobs are then never claimed ahead.
+	private final boolean globallyBounded;
 
 	private final ThreadPoolExecutor workers;
 
@@ -99,7 +99,7 @@ final class ContainerRun {
 		this.poller.setDaemon(false);
 		TopicLimitGate limits = new TopicLimitGate(claims.limiter(), container.factory().policies()::forTopic,
 				this.pauses, this.handoff::wake);
-		this.limited = limits.anyLimited(container.getTopics());
+		this.globallyBounded = limits.anyGloballyBounded(container.getTopics());
 		this.claimer = new ReadyJobClaimer(container, this.handoff, this.pauses, limits,
 				() -> this.interruptingHandlers);
 		this.waiters.watch(this.claimer.queues());
@@ -269,12 +269,14 @@ final class ContainerRun {
 	 * work per worker, by the recent average run time: the next jobs are then already
 	 * here when a worker frees, instead of one claim round trip away. For quick handlers
 	 * that round trip, not the handler, bounds the drain rate; slow handlers get nothing
-	 * ahead, so that claimed jobs never wait long with their time to run elapsing. Jobs
-	 * of topics with limits across instances are never claimed ahead: they would start
-	 * later than their limits admitted them, and hold a global permit while they wait.
+	 * ahead, so that claimed jobs never wait long with their time to run elapsing. A
+	 * rate-limited topic's jobs are claimed ahead too, no more than its limit has room
+	 * for (see {@link TopicLimitGate#claimable}), and start within that window of their
+	 * admission. No job is claimed ahead when a topic has a global concurrency: a job
+	 * waiting for a worker would hold a permit another instance could use.
 	 */
 	private void adjustClaimAhead() {
-		this.permits.claimAhead(this.limited ? 0 : this.container.runTimes().jobsPerClaimAheadWindow());
+		this.permits.claimAhead(this.globallyBounded ? 0 : this.container.runTimes().jobsPerClaimAheadWindow());
 	}
 
 	/**

@@ -147,7 +147,7 @@ final class ReadyJobClaimer {
 				for (int i = 0; i < queues.size() && jobs.size() < wanted; i++) {
 					String queue = queues.get((first + i) % queues.size());
 					if (!this.pauses.skips(queue)) {
-						jobs.addAll(claim(queue, null, wanted - jobs.size()));
+						jobs.addAll(claim(queue, null, this.limits.claimable(topic.getKey(), wanted - jobs.size())));
 					}
 				}
 			}

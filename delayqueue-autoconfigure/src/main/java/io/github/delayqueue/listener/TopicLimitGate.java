@@ -2,7 +2,9 @@ package io.github.delayqueue.listener;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -19,10 +21,11 @@ import io.github.delayqueue.support.TopicPolicy;
  * limit, a global concurrency, a hold), see {@link TopicLimiter}: a claim takes the jobs,
  * then one script call on the topic's own keys admits as many as the limits allow, and
  * those it does not admit go back to READY, uncounted. Claiming first means a limit is
- * never spent on jobs that are not there. A topic whose limits admitted fewer than were
- * claimed is left alone (see {@link TopicPauses#holdBack}) for exactly as long as the
- * limits say, so its waiter blocks on it again only when a permit is free. Claims of
- * topics without limits pass untouched, with no call to Redis.
+ * never spent on jobs that are not there; claiming no more than the rate limit had room
+ * for at the last admission means few are handed back. A topic whose limits admitted
+ * fewer than were claimed is left alone (see {@link TopicPauses#holdBack}) for exactly as
+ * long as the limits say, so its waiter blocks on it again only when a permit is free.
+ * Claims of topics without limits pass untouched, with no call to Redis.
  *
  * @author delayqueue contributors
  */
@@ -47,6 +50,10 @@ final class TopicLimitGate {
 	// here ends that at once.
 	private final Set<String> waitingForPermits = ConcurrentHashMap.newKeySet();
 
+	// How many more starts each rate-limited topic's limit had room for at its last
+	// admission, on this instance's claim loop.
+	private final Map<String, Integer> rateRoom = new HashMap<>();
+
 	TopicLimitGate(TopicLimiter limiter, Function<String, TopicPolicy> policies, TopicPauses pauses,
 			Runnable wakeWaiters) {
 		this.limiter = limiter;
@@ -56,12 +63,30 @@ final class TopicLimitGate {
 	}
 
 	/**
-	 * Tell whether any of these topics has limits across instances.
+	 * Tell whether any of these topics has a global concurrency: its jobs must not be
+	 * claimed ahead of the free workers, as a job waiting for a worker would hold a
+	 * permit that another instance's free worker could use.
 	 * @param topics the topics
 	 * @return {@code true} if one has
 	 */
-	boolean anyLimited(List<String> topics) {
-		return topics.stream().anyMatch((topic) -> this.policies.apply(topic).limits().any());
+	boolean anyGloballyBounded(List<String> topics) {
+		return topics.stream().anyMatch((topic) -> this.policies.apply(topic).limits().globalConcurrency() > 0);
+	}
+
+	/**
+	 * Return how many jobs of a topic are worth claiming now: those wanted, no more than
+	 * its rate limit had room for at its last admission (the limit itself before the
+	 * first), and at least one, which learns the room anew once the limit refused.
+	 * @param topic the topic
+	 * @param wanted how many jobs the container can take
+	 * @return how many to claim
+	 */
+	int claimable(String topic, int wanted) {
+		int limit = this.policies.apply(topic).limits().rateLimit();
+		if (limit <= 0) {
+			return wanted;
+		}
+		return Math.min(wanted, Math.max(1, this.rateRoom.getOrDefault(topic, limit)));
 	}
 
 	/**
@@ -93,6 +118,9 @@ final class TopicLimitGate {
 		catch (RuntimeException ex) {
 			claimed.forEach(JobExecution::handBack);
 			throw ex;
+		}
+		if (admission.room() >= 0) {
+			this.rateRoom.put(topic, admission.room());
 		}
 		boolean permits = policy.limits().globalConcurrency() > 0;
 		List<JobExecution> admitted = new ArrayList<>(admission.admitted());

@@ -136,13 +136,14 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	}
 
 	/**
-	 * Return the log of a topic's recent handler starts under its rate limit: a sorted
-	 * set of one member per start, scored by the start's time in epoch ms by the Redis
-	 * clock. One per topic, under the keys of its first queue.
+	 * Return the counts of a topic's recent handler starts under its rate limit: a list
+	 * of one entry per time bucket that had a start, each its first millisecond by the
+	 * Redis clock and a running total of starts (see {@code acquire-permits.lua}). One
+	 * per topic, under the keys of its first queue.
 	 * @return the key, in the topic's hash tag
 	 */
-	public String startLog() {
-		return base() + "starts";
+	public String startCounts() {
+		return base() + "start-counts";
 	}
 
 	/**

@@ -38,7 +38,7 @@ public final class TopicLimiter {
 	 */
 	public Admission admit(String topic, Limits limits, List<Delivery> deliveries) {
 		if (deliveries.isEmpty()) {
-			return new Admission(0, Duration.ZERO, -1);
+			return new Admission(0, Duration.ZERO, -1, -1);
 		}
 		TopicKeys k = this.keys.topic(topic);
 		List<String> args = new ArrayList<>(3 + 2 * deliveries.size());
@@ -50,10 +50,10 @@ public final class TopicLimiter {
 			args.add(String.valueOf(delivery.ttr().toMillis()));
 		}
 		List<Object> reply = this.scripts.run(DelayQueueScript.ACQUIRE_PERMITS,
-				List.of(k.startLog(), k.permits(), k.held()), args.toArray(String[]::new));
+				List.of(k.startCounts(), k.permits(), k.held()), args.toArray(String[]::new));
 		long wait = ScriptRunner.asLong(reply.get(1));
 		return new Admission((int) ScriptRunner.asLong(reply.get(0)), (wait < 0) ? null : Duration.ofMillis(wait),
-				ScriptRunner.asLong(reply.get(2)));
+				ScriptRunner.asLong(reply.get(2)), (int) ScriptRunner.asLong(reply.get(3)));
 	}
 
 	/**
@@ -153,8 +153,10 @@ public final class TopicLimiter {
 	 * more, or {@code null} if only a permit given back can (global concurrency)
 	 * @param redisNow the Redis clock when the deliveries were admitted, in epoch ms: the
 	 * start the rate limit counted them at
+	 * @param room how many more starts the rate limit admits now, or -1 if the topic has
+	 * no rate limit
 	 */
-	public record Admission(int admitted, @Nullable Duration retryAfter, long redisNow) {
+	public record Admission(int admitted, @Nullable Duration retryAfter, long redisNow, int room) {
 
 	}
 

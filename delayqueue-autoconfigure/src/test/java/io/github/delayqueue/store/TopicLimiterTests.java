@@ -8,6 +8,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.github.delayqueue.store.TopicLimiter.Admission;
 import io.github.delayqueue.store.TopicLimiter.Delivery;
@@ -149,6 +151,70 @@ class TopicLimiterTests {
 		assertThat(held.retryAfter()).isGreaterThan(Duration.ofSeconds(4));
 		this.fixture.redis().delete("{dq:held}:held");
 		assertThat(this.limiter.admit("held", limits, List.of(delivery("a"))).admitted()).isOne();
+	}
+
+	@Test
+	void theRateLimitsStateGrowsWithTimeNotWithTheStartsItCounts(RedisTestServer server) {
+		Limits limits = new Limits(1_000_000_000, Duration.ofSeconds(1), 0);
+		server.command("CONFIG", "RESETSTAT");
+		long first = -1;
+		long last = 0;
+		for (int call = 0; call < 50; call++) {
+			List<Delivery> batch = new ArrayList<>();
+			for (int i = 0; i < 1000; i++) {
+				batch.add(delivery("job-" + call + "-" + i));
+			}
+			Admission admission = this.limiter.admit("huge", limits, batch);
+			assertThat(admission.admitted()).isEqualTo(1000);
+			first = (first < 0) ? admission.redisNow() : first;
+			last = admission.redisNow();
+		}
+		// 50,000 starts within one period, all counting: the state holds at most one
+		// entry per millisecond they took, not one per start.
+		long millis = last - first + 1;
+		assertThat(memoryUsage(server, "{dq:huge}:*")).isLessThan(64 * 1024);
+		assertThat(this.fixture.redis().keys("{dq:huge}:*")).singleElement()
+			.satisfies((key) -> assertThat(this.fixture.redis().opsForList().size(key))
+				.isLessThanOrEqualTo(Math.min(millis, 1000) + 1));
+		// Each call ran a handful of commands, whatever it admitted.
+		assertThat(commandCalls(server) - 50).isLessThanOrEqualTo(50 * 8);
+		assertThat(this.limiter.admit("huge", limits, List.of(delivery("one-more"))).admitted()).isOne();
+	}
+
+	@Test
+	void aBucketCoarserThanAMillisecondNeverAdmitsBeforeItsStartsLeftTheWindow() {
+		// A period of 30 s counts starts in buckets of 3 ms.
+		Limits limits = new Limits(2, Duration.ofSeconds(30), 0);
+		Admission first = this.limiter.admit("coarse", limits, List.of(delivery("a"), delivery("b"), delivery("c")));
+		assertThat(first.admitted()).isEqualTo(2);
+		long bucketEnd = first.redisNow() - first.redisNow() % 3 + 2;
+		assertThat(first.retryAfter().toMillis()).isEqualTo(bucketEnd + 30_000 - first.redisNow())
+			.isBetween(30_000L, 30_002L);
+		Admission refused = this.limiter.admit("coarse", limits, List.of(delivery("c")));
+		assertThat(refused.admitted()).isZero();
+		assertThat(refused.retryAfter().toMillis()).isEqualTo(bucketEnd + 30_000 - refused.redisNow())
+			.isGreaterThanOrEqualTo(first.redisNow() + 30_000 - refused.redisNow());
+	}
+
+	private long memoryUsage(RedisTestServer server, String pattern) {
+		long bytes = 0;
+		for (String key : this.fixture.redis().keys(pattern)) {
+			// An integer reply: ":<bytes>".
+			bytes += Long.parseLong(server.command("MEMORY", "USAGE", key).substring(1).trim());
+		}
+		return bytes;
+	}
+
+	// Every command run since the statistics were reset, those of the scripts included.
+	private static long commandCalls(RedisTestServer server) {
+		Matcher calls = Pattern.compile("cmdstat_(\\w+):calls=(\\d+)").matcher(server.command("INFO", "commandstats"));
+		long total = 0;
+		while (calls.find()) {
+			if (!calls.group(1).equals("info")) {
+				total += Long.parseLong(calls.group(2));
+			}
+		}
+		return total;
 	}
 
 	private static Delivery delivery(String id) {

@@ -4,16 +4,19 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 
 /**
- * Reads a rate-limited topic's start log while a scenario runs: the limiter's own record
- * of each delivery it admitted, on the Redis clock. A handler starts some time after its
- * admission (the claim's reply, the hand-off to a worker), so the admissions show what
- * the limiter decided and the handler starts what a partner would see.
+ * Reads a rate-limited topic's start counts while a scenario runs: the limiter's own
+ * record of the deliveries it admitted, on the Redis clock. A handler starts some time
+ * after its admission (the claim's reply, the hand-off to a worker), so the admissions
+ * show what the limiter decided and the handler starts what a partner would see.
  * <p>
- * The log keeps each entry for at least one period, then drops it; reading it every
- * fraction of a period sees every entry. An entry's score is its admission time in whole
- * milliseconds, the resolution the limiter decides on.
+ * The counts are a list of one entry per millisecond (the bucket the limiter counts in
+ * for a period of up to 10 s) that had an admission, each with a running total of
+ * admissions: an entry's admissions are its total less the one before it, the first entry
+ * only carrying the total of those gone. An entry stays for at least one period; reading
+ * the list every fraction of a period sees every millisecond's final count.
  */
 final class StartLogReader implements AutoCloseable {
 
@@ -23,21 +26,22 @@ final class StartLogReader implements AutoCloseable {
 
 	private final Duration every;
 
-	private final Map<String, Long> admissions = new HashMap<>();
+	// Admissions per millisecond on the Redis clock.
+	private final Map<Long, Long> admissions = new HashMap<>();
 
 	private final Thread reader;
 
 	private volatile boolean stopped;
 
 	/**
-	 * Start reading a topic's start log.
+	 * Start reading a topic's start counts.
 	 * @param redis the Redis the topic lives in
 	 * @param topic the topic
-	 * @param period the limit's period, which an entry lasts
+	 * @param period the limit's period, which an entry lasts at least
 	 */
 	StartLogReader(BenchmarkRedis redis, String topic, Duration period) {
 		this.connection = redis.connect();
-		this.key = "{dq:" + topic + "}:starts";
+		this.key = "{dq:" + topic + "}:start-counts";
 		this.every = period.dividedBy(5);
 		this.reader = new Thread(this::readUntilStopped, "start-log-reader");
 		this.reader.setDaemon(true);
@@ -52,7 +56,10 @@ final class StartLogReader implements AutoCloseable {
 	long[] admissionMicros() {
 		close();
 		synchronized (this.admissions) {
-			return this.admissions.values().stream().mapToLong(Long::longValue).toArray();
+			return this.admissions.entrySet()
+				.stream()
+				.flatMapToLong((millis) -> LongStream.generate(() -> millis.getKey() * 1000).limit(millis.getValue()))
+				.toArray();
 		}
 	}
 
@@ -77,11 +84,16 @@ final class StartLogReader implements AutoCloseable {
 		boolean last = false;
 		while (!last) {
 			last = this.stopped;
-			List<?> entries = (List<?>) this.connection.call("ZRANGE", this.key, "0", "-1", "WITHSCORES");
+			List<?> entries = (List<?>) this.connection.call("LRANGE", this.key, "0", "-1");
 			synchronized (this.admissions) {
-				for (int i = 0; i < entries.size(); i += 2) {
-					long millis = (long) Double.parseDouble((String) entries.get(i + 1));
-					this.admissions.putIfAbsent((String) entries.get(i), millis * 1000);
+				long before = -1;
+				for (Object entry : entries) {
+					String[] bucket = ((String) entry).split(" ");
+					long total = Long.parseLong(bucket[1]);
+					if (before >= 0) {
+						this.admissions.merge(Long.parseLong(bucket[0]), total - before, Math::max);
+					}
+					before = total;
 				}
 			}
 			if (!last) {
