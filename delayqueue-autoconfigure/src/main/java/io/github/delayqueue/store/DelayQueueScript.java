@@ -11,9 +11,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * The Lua scripts of the delay queue, one per state transition (the sweep runs both
  * transitions the clock drives), each loaded once from the classpath, behind the shared
- * {@code prelude.lua}, and run by its SHA. Each script's body runs as a function, after
- * which the job timeline events it gathered are written in one go (see
- * {@code flush_timelines} in {@code prelude.lua}).
+ * {@code prelude.lua}, and run by its SHA.
  *
  * @author delayqueue contributors
  */
@@ -111,8 +109,7 @@ public enum DelayQueueScript {
 	}
 
 	DelayQueueScript(String name, String sharedByGroup) {
-		this.script = RedisScript.of(Prelude.TEXT + sharedByGroup + Prelude.BODY_START + read(name) + Prelude.BODY_END,
-				List.class);
+		this.script = RedisScript.of(Prelude.TEXT + sharedByGroup + read(name), List.class);
 		this.body = this.script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
 		this.sha1Hex = this.script.getSha1();
 		this.sha1 = this.sha1Hex.getBytes(StandardCharsets.UTF_8);
@@ -137,11 +134,6 @@ public enum DelayQueueScript {
 
 		// What the schedule scripts share besides, in schedule-prelude.lua.
 		static final String SCHEDULES = read("schedule-prelude");
-
-		// A script's returns end its body, not the call: the timelines are written after.
-		static final String BODY_START = "local function script_body()\n";
-
-		static final String BODY_END = "\nend\nlocal reply = script_body()\nflush_timelines()\nreturn reply\n";
 
 	}
 

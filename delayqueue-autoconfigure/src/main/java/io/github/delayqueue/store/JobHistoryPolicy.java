@@ -71,7 +71,7 @@ public record JobHistoryPolicy(Duration completedRetention, int completedMaxCoun
 
 	/**
 	 * Return the timeline argument of the scripts that move a queue's jobs:
-	 * {@code cap|keep ms|instance|timelines hash}, or empty when the topic records no
+	 * {@code cap|keep ms|instance|key prefix}, or empty when the topic records no
 	 * timeline (see {@code timeline} in {@code prelude.lua}).
 	 * @param keys the keys of the queue
 	 * @param instance names the instance that moves the jobs, empty for none; a {@code |}
@@ -83,7 +83,7 @@ public record JobHistoryPolicy(Duration completedRetention, int completedMaxCoun
 			return "";
 		}
 		return this.timelineMaxEvents + "|" + finishedTimelineTtl().toMillis() + "|" + instance.replace('|', '/') + "|"
-				+ keys.timelines();
+				+ keys.timelinePrefix();
 	}
 
 }

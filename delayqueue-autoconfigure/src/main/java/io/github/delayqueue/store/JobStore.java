@@ -552,7 +552,7 @@ public final class JobStore {
 			purged = ScriptRunner.asLong(
 					this.scripts
 						.run(DelayQueueScript.PURGE_DEAD, scriptKeys, cutoff, String.valueOf(MANAGEMENT_BATCH), "",
-								k.timelines())
+								k.timelinePrefix())
 						.get(0));
 			total += purged;
 		}
@@ -570,7 +570,8 @@ public final class JobStore {
 		return this.lookup.byId(topic, id, (queue) -> {
 			TopicKeys k = this.keys.lookupTopic(queue);
 			return new ScriptRunner.Call(DelayQueueScript.PURGE_DEAD,
-					List.of(k.dead(), k.jobs(), k.attempts(), k.errors()), List.of("+inf", "1", id, k.timelines()));
+					List.of(k.dead(), k.jobs(), k.attempts(), k.errors()),
+					List.of("+inf", "1", id, k.timelinePrefix()));
 		}, (queue, reply) -> ScriptRunner.asLong(reply.get(0)) == 1, Boolean::booleanValue);
 	}
 

@@ -6,7 +6,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads job timelines: a job's steps in the queue that holds it, found as
+ * Reads job timelines: the list of a job's steps in the queue that holds it, found as
  * {@link JobLookup} finds a job, and its entries parsed.
  *
  * @author delayqueue contributors
@@ -32,23 +32,16 @@ final class JobTimelines {
 	 * @return its steps, the oldest first; empty when none is recorded
 	 */
 	List<StoredEvent> read(String topic, String id) {
-		return this.lookup
-			.byId(topic, id,
-					(queue) -> new ScriptRunner.Call(DelayQueueScript.READ_TIMELINE,
-							List.of(this.keys.lookupTopic(queue).timelines(),
-									this.keys.lookupTopic(queue).timelineEnds()),
-							List.of(id)),
-					(queue, reply) -> parse(reply), (events) -> !events.isEmpty());
+		return this.lookup.byId(topic, id,
+				(queue) -> new ScriptRunner.Call(DelayQueueScript.READ_TIMELINE,
+						List.of(this.keys.lookupTopic(queue).timeline(id)), List.of()),
+				(queue, reply) -> parse(reply), (events) -> !events.isEmpty());
 	}
 
-	private static List<StoredEvent> parse(List<Object> reply) {
-		if (reply.isEmpty()) {
-			return List.of();
-		}
-		String[] entries = String.valueOf(reply.get(0)).split("\n");
-		List<StoredEvent> events = new ArrayList<>(entries.length);
-		for (String entry : entries) {
-			StoredEvent event = parse(entry);
+	private static List<StoredEvent> parse(List<Object> entries) {
+		List<StoredEvent> events = new ArrayList<>(entries.size());
+		for (Object entry : entries) {
+			StoredEvent event = parse(String.valueOf(entry));
 			if (event != null) {
 				events.add(event);
 			}

@@ -79,22 +79,22 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	}
 
 	/**
-	 * The hash of the jobs' timelines, job id to the steps the job went through, kept
-	 * while the topic's {@code timeline} is on (see {@link JobHistoryPolicy} and
-	 * {@code timeline} in {@code prelude.lua}).
-	 * @return the key, in the topic's hash tag
+	 * The start of the name of each job's timeline, a list of the steps the job went
+	 * through, kept while the topic's {@code timeline} is on (see
+	 * {@link JobHistoryPolicy}): the scripts append the job id to it.
+	 * @return the prefix, in the topic's hash tag
 	 */
-	public String timelines() {
-		return base() + "timelines";
+	public String timelinePrefix() {
+		return base() + "timeline:";
 	}
 
 	/**
-	 * The sorted set of the timelines of finished jobs, id to the time the timeline
-	 * expires: {@link #timelines()} and {@code :ended}, as the scripts name it.
+	 * The list of one job's timeline, see {@link #timelinePrefix()}.
+	 * @param id the job id
 	 * @return the key, in the topic's hash tag
 	 */
-	public String timelineEnds() {
-		return timelines() + ":ended";
+	public String timeline(String id) {
+		return timelinePrefix() + id;
 	}
 
 	/**

@@ -61,7 +61,7 @@ class ClusterTimelineTests {
 					.cancel("cluster.timeline", "later")).isTrue();
 				int holding = 0;
 				for (RedisTestServer master : cluster.masters()) {
-					if (!master.command("KEYS", "{*cluster.timeline*}:timelines").isBlank()) {
+					if (!master.command("KEYS", "{*cluster.timeline*}:timeline:*").isBlank()) {
 						holding++;
 					}
 				}

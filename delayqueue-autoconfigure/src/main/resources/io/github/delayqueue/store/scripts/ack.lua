@@ -81,7 +81,7 @@ redis.call('HDEL', KEYS[3], unpack(gone))
 redis.call('HDEL', KEYS[4], unpack(gone))
 if t then
   for _, id in ipairs(gone) do
-    end_timeline(t, id, now)
+    end_timeline(t, id)
   end
 end
 return out

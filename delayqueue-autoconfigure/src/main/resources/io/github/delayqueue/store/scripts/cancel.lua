@@ -45,8 +45,7 @@ redis.call('HDEL', KEYS[5], id)
 redis.call('HDEL', KEYS[6], id)
 local t = timeline(ARGV[3])
 if t then
-  local now = redis_now()
-  record_events(t, id, event('X', now, 0, t.by, nil, ARGV[4]))
-  end_timeline(t, id, now)
+  record_events(t, id, event('X', redis_now(), 0, t.by, nil, ARGV[4]))
+  end_timeline(t, id)
 end
 return 1

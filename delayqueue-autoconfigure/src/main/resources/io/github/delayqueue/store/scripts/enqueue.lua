@@ -134,7 +134,8 @@ for i = 4, #ARGV, 3 do
     stored = true
   end
   if stored and t then
-    start_timeline(t, id, event('S', now, 0, t.by, new_ms))
+    redis.call('DEL', t.prefix .. id)
+    record_events(t, id, event('S', now, 0, t.by, new_ms))
   end
   if not stored then
     if (kind == 'D' or kind == 'A') and tail_of(redis.call('HGET', KEYS[1], id)) == tail then

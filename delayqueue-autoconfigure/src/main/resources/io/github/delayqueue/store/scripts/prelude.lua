@@ -34,156 +34,42 @@ local function base36(n)
   return string.char(base36_digit(a), base36_digit(b), base36_digit(c), base36_digit(d), base36_digit(e),
     base36_digit(f), base36_digit(g), base36_digit(h))
 end
--- Timelines: with the topic's timeline on, every script that moves a job records what it
--- did in the job's timeline, in the same call as the move. A topic's (or partition's)
--- timelines are the fields of one hash, named by the script's timeline argument, id ->
--- its entries joined by newlines, oldest first; an entry is
+-- Timelines: with the topic's timeline on, every script that moves a job appends what it
+-- did to the job's timeline, a list in the topic's hash tag named by the script's timeline
+-- argument's key prefix and the id, in the same call as the move. An entry is
 -- 'type|at ms in base 36|attempt|instance|due ms in base 36|detail', empty fields for none
 -- (attempt 0 included); types: S sent, P replaced, R ready, G claimed, F failed, T retried,
--- L released, E expired, D dead, Q requeued, H rescheduled, X cancelled, C completed.
--- One hash rather than a list per job because a call moves jobs in batches: the events of
--- a call are gathered and written when the script ends (see flush_timelines), one HMGET
--- and one HSET for the whole batch instead of a command per job and event.
--- A timeline keeps the most recent events up to the cap. It never ends while its job is
--- pending (a job may wait for weeks) nor while it is dead (it goes when the dead job is
--- purged); when the job completes or is cancelled, its id goes into the ended sorted set
--- (the hash's name and ':ended'), scored with the time its timeline expires, the keep ms
--- after the end. Fields cannot expire on every Redis we support, so the calls that end
--- timelines, and sweeps, delete the expired ones, and a read treats one as gone already.
--- A new job of an id starts a new timeline; its stale entry in the ended set is dropped,
--- not obeyed, as its timeline no longer ends with C or X.
--- The argument is 'cap|keep ms|instance|hash', '' (or nil) when the topic's timeline is
--- off: timeline() reads it once per call and returns nil then, which is all a script does
--- with it when off.
-local timelines_of_call = {}
+-- L released, E expired, D dead, Q requeued, H rescheduled, X cancelled, C completed. A
+-- list keeps the most recent events up to the cap, trimmed only when over it; it never
+-- expires while its job is pending (a job may wait for weeks) nor while it is dead (it goes
+-- when the dead job is purged); when the job completes or is cancelled, it expires after
+-- the argument's keep ms. A new job of an id starts a new list.
+-- The argument is 'cap|keep ms|instance|key prefix', '' (or nil) when the topic's timeline
+-- is off: timeline() reads it once per call and returns nil then, which is all a script
+-- does with it when off.
 local function timeline(spec)
   if not spec or spec == '' then
     return nil
   end
-  if timelines_of_call[spec] then
-    return timelines_of_call[spec]
-  end
-  local cap, keep, by, key = string.match(spec, '^(%d+)|(%d+)|([^|]*)|(.*)$')
-  local t = {cap = tonumber(cap), keep = tonumber(keep), by = by, key = key, ended_key = key .. ':ended',
-    ids = {}, events = {}, fresh = {}, ended = {}}
-  timelines_of_call[spec] = t
-  return t
+  local cap, keep, by, prefix = string.match(spec, '^(%d+)|(%d+)|([^|]*)|(.*)$')
+  return {cap = tonumber(cap), keep = tonumber(keep), by = by, prefix = prefix}
 end
--- One timeline entry; due and detail may be nil. A newline would split the entry in two.
+-- One timeline entry; due and detail may be nil.
 local function event(letter, now, attempt, by, due, detail)
   local n = tonumber(attempt) or 0
-  if detail and string.find(detail, '\n', 1, true) then
-    detail = string.gsub(detail, '\n', ' ')
-  end
   return letter .. '|' .. base36(now) .. '|' .. ((n > 0) and n or '') .. '|' .. (by or '') .. '|'
     .. (due and base36(due) or '') .. '|' .. (detail or '')
 end
--- Adds events (entries from event()) to a job's timeline; t from timeline().
+-- Appends events (entries from event()) to a job's timeline in one RPUSH; t from timeline().
 local function record_events(t, id, ...)
-  local events = t.events[id]
-  if not events then
-    events = {}
-    t.events[id] = events
-    t.ids[#t.ids + 1] = id
+  local key = t.prefix .. id
+  if redis.call('RPUSH', key, ...) > t.cap then
+    redis.call('LTRIM', key, -t.cap, -1)
   end
-  for _, entry in ipairs({...}) do
-    events[#events + 1] = entry
-  end
-end
--- A new job's timeline: what was kept under its id before is replaced.
-local function start_timeline(t, id, entry)
-  t.events[id] = nil
-  record_events(t, id, entry)
-  t.fresh[id] = true
 end
 -- The end of a job (completed or cancelled): its timeline expires after the keep time.
-local function end_timeline(t, id, now)
-  t.ended[#t.ended + 1] = now + t.keep
-  t.ended[#t.ended + 1] = id
-  t.now = now
-end
--- Asks the end of the call to delete the timelines that expired by now.
-local function expire_timelines(t, now)
-  t.now = now
-  t.expire = true
-end
--- The last entry of a stored timeline ends it: its job completed or was cancelled.
-local function ended_by(text)
-  -- Greedy, so the newline matched is the last one: one pass over the text.
-  local letter = string.match(text, '.*\n(.)') or string.sub(text, 1, 1)
-  return letter == 'C' or letter == 'X'
-end
--- The most recent cap entries of a timeline. An entry takes at least 14 bytes and its
--- separator one, so a text shorter than 15 bytes per allowed entry is never counted.
-local function trim_timeline(text, cap)
-  if #text < 15 * cap then
-    return text
-  end
-  local _, separators = string.gsub(text, '\n', '')
-  local drop = separators + 1 - cap
-  local at = 0
-  while drop > 0 do
-    at = string.find(text, '\n', at + 1, true)
-    drop = drop - 1
-  end
-  return (at > 0) and string.sub(text, at + 1) or text
-end
-local function flush_timeline(t)
-  for from = 1, #t.ids, 500 do
-    local ids = {unpack(t.ids, from, math.min(from + 499, #t.ids))}
-    local read = {}
-    for _, id in ipairs(ids) do
-      if not t.fresh[id] then
-        read[#read + 1] = id
-      end
-    end
-    local before = {}
-    if #read > 0 then
-      local texts = redis.call('HMGET', t.key, unpack(read))
-      for i, id in ipairs(read) do
-        before[id] = texts[i]
-      end
-    end
-    local writes = {}
-    for _, id in ipairs(ids) do
-      local text = table.concat(t.events[id], '\n')
-      if before[id] then
-        text = before[id] .. '\n' .. text
-      end
-      writes[#writes + 1] = id
-      writes[#writes + 1] = trim_timeline(text, t.cap)
-    end
-    redis.call('HSET', t.key, unpack(writes))
-  end
-  for from = 1, #t.ended, 1000 do
-    redis.call('ZADD', t.ended_key, unpack(t.ended, from, math.min(from + 999, #t.ended)))
-  end
-  if #t.ended == 0 and not t.expire then
-    return
-  end
-  -- More than the call ended, so that the expired never pile up under a steady load.
-  local expired = redis.call('ZRANGEBYSCORE', t.ended_key, '-inf', t.now, 'LIMIT', 0, #t.ended / 2 + 500)
-  if #expired == 0 then
-    return
-  end
-  local texts = redis.call('HMGET', t.key, unpack(expired))
-  local gone = {}
-  for i, id in ipairs(expired) do
-    if texts[i] and ended_by(texts[i]) then
-      gone[#gone + 1] = id
-    end
-  end
-  redis.call('ZREM', t.ended_key, unpack(expired))
-  if #gone > 0 then
-    redis.call('HDEL', t.key, unpack(gone))
-  end
-end
--- Writes the events the call gathered; run after every script's body (see
--- DelayQueueScript).
-local function flush_timelines()
-  for _, t in pairs(timelines_of_call) do
-    flush_timeline(t)
-  end
+local function end_timeline(t, id)
+  redis.call('PEXPIRE', t.prefix .. id, t.keep)
 end
 -- An error's first line (class and message, no stack frames), cut to at most 200 bytes
 -- without splitting a UTF-8 character.

@@ -3,8 +3,8 @@
 -- ARGV[1] cutoff: '+inf' for all, else an age in ms measured back from the Redis clock
 -- ARGV[2] most jobs to purge
 -- ARGV[3] optional: the one job to purge if it is dead, whenever it died ('' for none)
--- ARGV[4] optional: the hash of the topic's timelines (see timeline in prelude.lua): a
--- purged job's timeline goes with it, whether the topic records timelines now or not
+-- ARGV[4] optional: the key prefix of the topic's timelines (see timeline in prelude.lua):
+-- a purged job's timeline goes with it, whether the topic records timelines now or not
 -- Returns how many jobs were purged
 local cutoff = ARGV[1]
 if cutoff ~= '+inf' then
@@ -26,8 +26,7 @@ for _, id in ipairs(ids) do
   redis.call('HDEL', KEYS[3], id)
   redis.call('HDEL', KEYS[4], id)
   if ARGV[4] then
-    redis.call('HDEL', ARGV[4], id)
-    redis.call('ZREM', ARGV[4] .. ':ended', id)
+    redis.call('DEL', ARGV[4] .. id)
   end
 end
 return #ids

@@ -49,7 +49,8 @@ local function write_job(keys, id, due, now, tail, t, detail)
   if stored then
     redis.call('LPUSH', keys.ready, id)
     if t then
-      start_timeline(t, id, event('S', now, 0, t.by, due, detail))
+      redis.call('DEL', t.prefix .. id)
+      record_events(t, id, event('S', now, 0, t.by, due, detail))
     end
   end
   return stored

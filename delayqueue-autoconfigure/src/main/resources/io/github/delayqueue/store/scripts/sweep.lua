@@ -16,9 +16,7 @@
 -- deadline ms), KEYS[4] dead (zset id -> ms), KEYS[5] jobs, KEYS[6] attempts (hash id ->
 -- deliveries), KEYS[7] errors (hash id -> text), KEYS[8] successors
 -- Timelines (see timeline in prelude.lua): READY for each job moved there when due; for an
--- expired delivery EXPIRED, then RETRIED (due now) or DEAD; no instance for any of them. A
--- sweep that finds work also deletes expired timelines, so that a topic whose jobs stopped
--- completing does not keep them until the next completion.
+-- expired delivery EXPIRED, then RETRIED (due now) or DEAD; no instance for any of them.
 -- ARGV[1] most jobs to move per transition, ARGV[2] topic's max attempts, ARGV[3] the
 -- timeline argument ('' or absent when off)
 -- Returns {promoted, next due ms or -1, requeued, dead, vanished, next deadline ms or -1,
@@ -33,9 +31,6 @@ end
 local now, micros = redis_now()
 local limit = tonumber(ARGV[1])
 local t = timeline(ARGV[3])
-if t then
-  expire_timelines(t, now)
-end
 
 -- The ids of a sorted set scored at or before now, at most limit of them.
 local function due(key, head)
