@@ -1,7 +1,8 @@
-// A topic: its counts, pause, listeners and dead-job actions; tabs of its delayed, ready,
-// running and dead jobs, and of the completed and cancelled ones its completed-retention
-// keeps, a page at a time (state, page and page size live in the URL), filtered by id prefix
-// and error text, with several jobs selected for one action; and its own throughput chart.
+// A topic: its counts, pause, listeners, groups waiting for their turn and dead-job
+// actions; tabs of its delayed, ready, running and dead jobs, and of the completed and
+// cancelled ones its completed-retention keeps, a page at a time (state, page and page
+// size live in the URL), filtered by id prefix and error text, with several jobs selected
+// for one action; and its own throughput chart.
 import { api, segment } from './api.js';
 import { el, replace, count, duration, time, relative, firstLine } from './dom.js';
 import { jobActions, deadActions, pauseAction } from './actions.js';
@@ -44,6 +45,7 @@ export function topicView(topic, params, settings) {
 
 	const title = el('h1', {}, el('a', { href: '#/' }, 'Topics'), ' / ', el('span', { id: 'topic-name' }, topic));
 	const facts = el('p', { class: 'facts', id: 'topic-facts' });
+	const groups = el('p', { class: 'facts muted', id: 'topic-groups', hidden: true });
 	const toolbar = el('div', { class: 'toolbar', id: 'topic-actions' });
 	const tabs = el('nav', { class: 'tabs', 'aria-label': 'Job states' });
 	const rows = el('tbody', {});
@@ -61,7 +63,7 @@ export function topicView(topic, params, settings) {
 	const pager = el('nav', { class: 'pager', 'aria-label': 'Pages' });
 	const chart = settings.history ? throughputChart(topic) : null;
 	const searched = el('p', { class: 'searched muted', id: 'searched', hidden: true });
-	const element = el('div', { class: 'topic' }, title, facts, toolbar, tabs, filterBar(), chosen ? chosen.bar : null,
+	const element = el('div', { class: 'topic' }, title, facts, groups, toolbar, tabs, filterBar(), chosen ? chosen.bar : null,
 		searched, table, empty, pager, chart ? chart.element : null);
 	let toolbarKey = null;
 	let typing = null;
@@ -115,6 +117,19 @@ export function topicView(topic, params, settings) {
 			` · ${instances} ${instances === 1 ? 'instance' : 'instances'}, ${threads} ${threads === 1 ? 'thread' : 'threads'}`);
 	}
 
+	// Once a topic's jobs have groups, its ready jobs are taken from them in turns.
+	function renderGroups(row) {
+		const waiting = row.groups ? row.groups.waiting : 0;
+		groups.hidden = waiting === 0;
+		if (waiting === 0) {
+			return;
+		}
+		const largest = row.groups.largest.slice(0, 5).map((group) =>
+			`${group.group === null ? '(no group)' : group.group} ${count(group.waiting)}`);
+		replace(groups, `${count(waiting)} ${waiting === 1 ? 'group has' : 'groups have'} ready jobs waiting for their turn`,
+			`: ${largest.join(', ')}${waiting > largest.length ? ', …' : ''}`);
+	}
+
 	function jobRow(job, now) {
 		const detail = `#/topics/${segment(topic)}/jobs/${segment(job.id)}`;
 		const when = job.finishedAt || job.diedAt || job.dueAt;
@@ -160,6 +175,7 @@ export function topicView(topic, params, settings) {
 		]);
 		const now = Date.now();
 		renderFacts(row);
+		renderGroups(row);
 		renderToolbar(row);
 		const kept = KEPT.includes(state) ? jobs.kept : null;
 		renderTabs(row, kept);

@@ -14,6 +14,7 @@ import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobEvent;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.TopicGroups;
 import io.github.delayqueue.core.TopicOverview;
 import io.github.delayqueue.core.TopicStats;
 import io.github.delayqueue.presence.ListenerPresence;
@@ -161,7 +162,7 @@ public class DelayQueueEndpoint {
 				throw new InvalidEndpointRequestException("Parameters offset and count page through jobs of a state; "
 						+ "add state=delayed, ready, running or dead to list jobs", "Paging without a state");
 			}
-			return topicDescriptor(topic, instances(securityContext));
+			return topicDescriptor(topic, instances(securityContext), shows(securityContext));
 		}
 		return jobs(topic, parseState(state), (offset != null) ? offset : 0,
 				(count != null) ? count : DEFAULT_PAGE_SIZE, shows(securityContext));
@@ -187,12 +188,13 @@ public class DelayQueueEndpoint {
 				: instances.stream().map(ListenerPresence.Instance::withoutHost).toList();
 	}
 
-	private TopicDescriptor topicDescriptor(String topic, List<ListenerPresence.Instance> instances) {
+	private TopicDescriptor topicDescriptor(String topic, List<ListenerPresence.Instance> instances, boolean shown) {
 		TopicOverview overview = this.admin.overview(topic);
 		TopicStats stats = overview.stats();
 		List<ListenerDescriptor> listeners = ListenerDescriptor.of(topic, instances);
 		return new TopicDescriptor(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(),
-				overview.paused(), countConsumers(listeners), listeners);
+				overview.paused(), countConsumers(listeners), listeners,
+				GroupsDescriptor.of(this.admin.groups(topic), shown));
 	}
 
 	private JobsDescriptor jobs(String topic, JobState state, int offset, int count, boolean shown) {
@@ -366,9 +368,43 @@ public class DelayQueueEndpoint {
 	 * @param paused whether the topic is paused: listeners claim none of its jobs
 	 * @param consumers how many listeners run for it on all instances together
 	 * @param listeners the listeners on every instance
+	 * @param groups the groups whose ready jobs wait for their turn
 	 */
 	public record TopicDescriptor(String topic, long delayed, long ready, long running, long dead, boolean paused,
-			int consumers, List<ListenerDescriptor> listeners) implements OperationResponseBody {
+			int consumers, List<ListenerDescriptor> listeners,
+			GroupsDescriptor groups) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * The groups of a topic whose ready jobs wait for their turn, see
+	 * {@link DelayQueueAdmin#groups(String)}. Group names are header values: they are
+	 * hidden like the others.
+	 *
+	 * @param waiting how many groups have jobs waiting for their turn
+	 * @param largest those with the most jobs waiting, most first
+	 */
+	public record GroupsDescriptor(long waiting, List<GroupDescriptor> largest) {
+
+		static GroupsDescriptor of(TopicGroups groups, boolean shown) {
+			return new GroupsDescriptor(groups.groups(),
+					groups.largest()
+						.stream()
+						.map((group) -> new GroupDescriptor((group.group() == null || shown) ? group.group() : HIDDEN,
+								group.waiting()))
+						.toList());
+		}
+
+	}
+
+	/**
+	 * One group whose ready jobs wait for their turn.
+	 *
+	 * @param group the group, {@value #HIDDEN} when values are hidden from the caller, or
+	 * {@code null} for the jobs without one
+	 * @param waiting how many of its ready jobs wait
+	 */
+	public record GroupDescriptor(@Nullable String group, long waiting) {
 
 	}
 

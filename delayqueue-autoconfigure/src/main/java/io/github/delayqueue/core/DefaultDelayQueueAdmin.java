@@ -10,6 +10,7 @@ import java.util.Set;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.JobStore.TopicState;
 import io.github.delayqueue.store.StoredJob;
+import io.github.delayqueue.store.WaitingGroups;
 
 /**
  * The {@link DelayQueueAdmin} on the starter's Redis store, which the starter configures
@@ -95,6 +96,16 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 	public boolean cancel(String topic, String jobId) {
 		JobConstraints.checkTopic(topic);
 		return this.store.cancel(topic, JobConstraints.checkId(topic, jobId), this.actor);
+	}
+
+	@Override
+	public TopicGroups groups(String topic) {
+		WaitingGroups waiting = this.store.waitingGroups(JobConstraints.checkTopic(topic), MAX_GROUPS_SHOWN);
+		return new TopicGroups(topic, waiting.groups(),
+				waiting.largest()
+					.stream()
+					.map((group) -> new TopicGroups.Waiting(group.group(), group.waiting()))
+					.toList());
 	}
 
 	@Override

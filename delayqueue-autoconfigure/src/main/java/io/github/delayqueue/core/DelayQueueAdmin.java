@@ -64,6 +64,21 @@ public interface DelayQueueAdmin {
 	boolean cancel(String topic, String jobId);
 
 	/**
+	 * The most groups {@link #groups(String)} returns.
+	 */
+	int MAX_GROUPS_SHOWN = 100;
+
+	/**
+	 * Read the groups of a topic whose READY jobs wait for their turn: once a topic's
+	 * jobs have groups, consumers take its ready jobs from the groups in turns. Jobs that
+	 * became ready a moment ago and are not yet in a group's line count as READY, not
+	 * here.
+	 * @param topic the topic
+	 * @return how many groups wait, and the ones with the most jobs waiting
+	 */
+	TopicGroups groups(String topic);
+
+	/**
 	 * Count the jobs of a topic in each state.
 	 * @param topic the topic
 	 * @return the counts

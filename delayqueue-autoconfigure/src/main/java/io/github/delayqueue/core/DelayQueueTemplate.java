@@ -479,6 +479,10 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 						"Header names of job '" + id + "' for topic '" + topic + "' must not be blank");
 			}
 		}
+		String group = request.group();
+		if (group != null) {
+			JobConstraints.checkGroup(topic, id, group);
+		}
 		String payloadJson = serialize(topic, request.payload());
 		String tail = this.codec.encodeTail(request.ttr(), request.maxAttempts(),
 				withTraceContext(request.headers(), traceHeaders), payloadJson);

@@ -140,6 +140,14 @@ public final class DelayedJob<T> {
 	}
 
 	/**
+	 * Return the group the job was sent in, see {@link JobRequest.Builder#group(String)}.
+	 * @return the group, or {@code null} for none
+	 */
+	public @Nullable String group() {
+		return this.headers.get(JobRequest.GROUP_HEADER);
+	}
+
+	/**
 	 * Extend this delivery's time to run to {@code ttr} from now, by the Redis clock, so
 	 * that a handler that legitimately runs long keeps its delivery instead of the job
 	 * being delivered again. An extension never shortens the time to run already granted,

@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The rules topic names and job ids must follow.
+ * The rules topic names, job ids and groups must follow.
  *
  * @author delayqueue contributors
  */
@@ -17,6 +17,8 @@ public final class JobConstraints {
 	public static final int MAX_ID_LENGTH = 256;
 
 	private static final int MAX_TOPIC_LENGTH = 128;
+
+	private static final int MAX_GROUP_LENGTH = 128;
 
 	private JobConstraints() {
 	}
@@ -87,6 +89,29 @@ public final class JobConstraints {
 			}
 		}
 		return id;
+	}
+
+	/**
+	 * Check a job's group, see {@link JobRequest.Builder#group(String)}. The claim script
+	 * reads it from the stored headers' JSON, so it holds no character JSON escapes.
+	 * @param topic the topic, for the message
+	 * @param id the job id, for the message
+	 * @param group the group
+	 * @throws InvalidJobException if it is empty, longer than 128 characters or holds a
+	 * character other than {@code A-Z a-z 0-9 . _ - : @}
+	 */
+	public static void checkGroup(String topic, String id, String group) {
+		if (group.isEmpty() || group.length() > MAX_GROUP_LENGTH) {
+			throw new InvalidJobException("Group '" + group + "' of job '" + id + "' for topic '" + topic
+					+ "' must be 1 to " + MAX_GROUP_LENGTH + " characters long");
+		}
+		for (int i = 0; i < group.length(); i++) {
+			char c = group.charAt(i);
+			if (!isLetterOrDigit(c) && c != '.' && c != '_' && c != '-' && c != ':' && c != '@') {
+				throw new InvalidJobException("Group '" + group + "' of job '" + id + "' for topic '" + topic
+						+ "' must not contain '" + c + "': only A-Z a-z 0-9 . _ - : @ are allowed");
+			}
+		}
 	}
 
 	/**

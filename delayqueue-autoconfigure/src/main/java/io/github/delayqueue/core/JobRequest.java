@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * JobRequest request = JobRequest.builder("orders.timeout", new OrderTimeout(orderId))
  *     .id("order-" + orderId)
  *     .delay(Duration.ofMinutes(30))
- *     .header("tenant", tenant)
+ *     .group(tenant)                    // taken in turns with other tenants' jobs
  *     .ttr(Duration.ofSeconds(10))
  *     .maxAttempts(3)
  *     .ifPending(IfPending.REPLACE)     // if "order-42" is pending, replace it
@@ -29,6 +29,11 @@ import org.jspecify.annotations.Nullable;
  * @author delayqueue contributors
  */
 public final class JobRequest {
+
+	/**
+	 * The header that holds a job's group, see {@link Builder#group(String)}.
+	 */
+	public static final String GROUP_HEADER = "delayqueue-group";
 
 	private final String topic;
 
@@ -160,6 +165,14 @@ public final class JobRequest {
 	}
 
 	/**
+	 * Return the job's group, see {@link Builder#group(String)}.
+	 * @return the group, or {@code null} for none
+	 */
+	public @Nullable String group() {
+		return this.headers.get(GROUP_HEADER);
+	}
+
+	/**
 	 * Return whether a send inside a Spring-managed transaction waits for its commit, or
 	 * {@code null} for {@code delayqueue.transaction-aware}.
 	 * @return whether the send is deferred until the commit, or {@code null}
@@ -254,6 +267,24 @@ public final class JobRequest {
 				throw new InvalidJobException("Header '" + name + "' must have a value, not null");
 			}
 			this.headers.put(name, value);
+			return this;
+		}
+
+		/**
+		 * Put the job in a group of its topic, such as a tenant or a customer. The ready
+		 * jobs of a topic whose jobs have groups are taken in turns, one group after
+		 * another, so that a group with a hundred thousand jobs waiting does not hold up
+		 * a group with ten. Within a group, jobs are taken in the order they became
+		 * ready. The group travels with the job as its {@value JobRequest#GROUP_HEADER}
+		 * header.
+		 * @param group 1 to 128 characters of {@code A-Z a-z 0-9 . _ - : @}
+		 * @return this builder
+		 */
+		public Builder group(String group) {
+			if (group == null) {
+				throw new InvalidJobException("A job's group must not be null; leave it out for none");
+			}
+			this.headers.put(GROUP_HEADER, group);
 			return this;
 		}
 

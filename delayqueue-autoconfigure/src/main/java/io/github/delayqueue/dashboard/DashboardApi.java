@@ -18,6 +18,7 @@ import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.JobConstraints;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
+import io.github.delayqueue.core.TopicGroups;
 import io.github.delayqueue.core.TopicOverview;
 import io.github.delayqueue.core.TopicStats;
 import io.github.delayqueue.history.ThroughputHistory;
@@ -200,8 +201,9 @@ public class DashboardApi {
 
 	private ServerResponse topic(ServerRequest request) {
 		String topic = request.pathVariable("topic");
-		return ServerResponse.ok()
-			.body(row(topic, this.admin.overview(topic), this.presence.read(), redisNow(), shows(request)));
+		boolean shown = shows(request);
+		TopicRow row = row(topic, this.admin.overview(topic), this.presence.read(), redisNow(), shown);
+		return ServerResponse.ok().body(row.withGroups(GroupsRow.of(this.admin.groups(topic), shown)));
 	}
 
 	private TopicRow row(String topic, TopicOverview overview, List<ListenerPresence.Instance> instances, long now,
@@ -211,7 +213,7 @@ public class DashboardApi {
 		Instant oldestReady = overview.oldestReadyDueAt();
 		Long dueLag = (oldestReady != null) ? Math.max(0, now - oldestReady.toEpochMilli()) : null;
 		return new TopicRow(topic, stats.delayed(), stats.ready(), stats.running(), stats.dead(), overview.paused(),
-				dueLag, listeners, listeners.stream().noneMatch(ListenerRow::running));
+				dueLag, listeners, listeners.stream().noneMatch(ListenerRow::running), null);
 	}
 
 	private ServerResponse jobs(ServerRequest request) {
@@ -397,9 +399,46 @@ public class DashboardApi {
 	 * ready
 	 * @param listeners the listeners consuming it on every instance
 	 * @param noConsumer whether no running listener consumes it
+	 * @param groups the groups whose ready jobs wait for their turn, in the view of one
+	 * topic only
 	 */
 	public record TopicRow(String topic, long delayed, long ready, long running, long dead, boolean paused,
-			@Nullable Long dueLagMillis, List<ListenerRow> listeners, boolean noConsumer) {
+			@Nullable Long dueLagMillis, List<ListenerRow> listeners, boolean noConsumer, @Nullable GroupsRow groups) {
+
+		TopicRow withGroups(GroupsRow groups) {
+			return new TopicRow(this.topic, this.delayed, this.ready, this.running, this.dead, this.paused,
+					this.dueLagMillis, this.listeners, this.noConsumer, groups);
+		}
+
+	}
+
+	/**
+	 * The groups of a topic whose ready jobs wait for their turn. Group names are header
+	 * values, hidden like the others.
+	 *
+	 * @param waiting how many groups have jobs waiting for their turn
+	 * @param largest those with the most jobs waiting, most first
+	 */
+	public record GroupsRow(long waiting, List<GroupRow> largest) {
+
+		static GroupsRow of(TopicGroups groups, boolean shown) {
+			return new GroupsRow(groups.groups(),
+					groups.largest()
+						.stream()
+						.map((group) -> new GroupRow((group.group() == null || shown) ? group.group() : JobInfo.HIDDEN,
+								group.waiting()))
+						.toList());
+		}
+
+	}
+
+	/**
+	 * One group whose ready jobs wait for their turn.
+	 *
+	 * @param group the group, hidden or {@code null} for the jobs without one
+	 * @param waiting how many wait
+	 */
+	public record GroupRow(@Nullable String group, long waiting) {
 
 	}
 

@@ -56,6 +56,8 @@ public enum DelayQueueScript {
 	READ_FINISHED("read-finished"),
 	/** Reads one job's timeline. */
 	READ_TIMELINE("read-timeline"),
+	/** Reads the groups whose jobs wait for their turn in a queue. */
+	READ_GROUPS("read-groups"),
 	/** Sets or removes a queue's pause mark. */
 	PAUSE("pause"),
 	/** A drained partition gets its retirement mark. */

@@ -62,6 +62,8 @@ public final class JobStore {
 
 	private final JobTimelines timelines;
 
+	private final GroupCounts groups;
+
 	private volatile JobHistory history = JobHistory.OFF;
 
 	/**
@@ -80,6 +82,7 @@ public final class JobStore {
 		this.counts = new QueueCounts(scripts, keys, this.lookup);
 		this.finishedPages = new FinishedJobPages(scripts, keys, this.lookup, this.infos);
 		this.timelines = new JobTimelines(scripts, keys, this.lookup);
+		this.groups = new GroupCounts(scripts, keys);
 	}
 
 	/**
@@ -341,6 +344,16 @@ public final class JobStore {
 	 */
 	public StateCounts stats(String topic) {
 		return state(topic).stats();
+	}
+
+	/**
+	 * Read the groups whose READY jobs wait for their turn in a topic.
+	 * @param topic the topic
+	 * @param most most groups to return
+	 * @return how many groups have jobs waiting, and those with the most
+	 */
+	public WaitingGroups waitingGroups(String topic, int most) {
+		return this.groups.of(topic, most);
 	}
 
 	/**

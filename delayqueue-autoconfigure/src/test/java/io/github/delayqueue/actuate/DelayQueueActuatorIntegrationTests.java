@@ -17,6 +17,7 @@ import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.store.ScriptRunner;
 import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.RedisExtension;
@@ -139,6 +140,26 @@ class DelayQueueActuatorIntegrationTests {
 		ActuatorHttp.Response unheard = http.get("/delayqueue/unheard.of");
 		assertThat(unheard.json().path("listeners")).isEmpty();
 		assertThat(unheard.json().path("consumers").asInt()).isZero();
+	}
+
+	@Test
+	void showsTheGroupsWaitingForTheirTurnWithTheirNamesHidden() {
+		for (int i = 0; i < 3; i++) {
+			delayQueue.send(JobRequest.builder("grouped.reports", "r" + i).group("tenant-secret-a").build());
+		}
+		delayQueue.send(JobRequest.builder("grouped.reports", "r3").group("tenant-secret-b").build());
+		delayQueue.send(JobRequest.builder("grouped.reports", "r4").group("tenant-secret-b").build());
+		// No listener runs for the topic: one claim lines its ready jobs up by group.
+		context.getBean(JobClaims.class).claim("grouped.reports", null, 1, Duration.ofSeconds(60));
+
+		ActuatorHttp.Response response = http.get("/delayqueue/grouped.reports");
+		assertThat(response.json().path("ready").asLong()).isEqualTo(4);
+		assertThat(response.json().at("/groups/waiting").asLong()).isEqualTo(2);
+		assertThat(response.json().at("/groups/largest/0/group").asString()).isEqualTo(JobInfo.HIDDEN);
+		assertThat(response.json().at("/groups/largest/0/waiting").asLong()).isEqualTo(2);
+		assertThat(response.json().at("/groups/largest/1/waiting").asLong()).isEqualTo(1);
+		assertThat(response.body()).doesNotContain("tenant-secret");
+		assertThat(http.get("/delayqueue/orders").json().at("/groups/waiting").asLong()).isZero();
 	}
 
 	@Test

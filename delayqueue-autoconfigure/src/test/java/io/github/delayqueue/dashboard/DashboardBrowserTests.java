@@ -13,6 +13,7 @@ import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.NonRetryableJobException;
 import io.github.delayqueue.presence.ListenerPresence;
+import io.github.delayqueue.store.JobClaims;
 import io.github.delayqueue.test.RedisExtension;
 import jakarta.servlet.Filter;
 import org.junit.jupiter.api.BeforeEach;
@@ -193,6 +194,30 @@ class DashboardBrowserTests {
 		assertThat(this.browser.text("#job-finished-by")).startsWith(JobInfo.HIDDEN + ":")
 			.doesNotContain(ListenerPresence.hostName());
 		this.browser.screenshot("dashboard-job-completed");
+	}
+
+	@Test
+	void groupsWaitingForTheirTurnShowInTheirTopicWithTheirNamesHidden() throws Exception {
+		String page = this.dashboard.start();
+		DelayQueueOperations queue = this.dashboard.bean(DelayQueueOperations.class);
+		for (int i = 0; i < 4; i++) {
+			queue.send(JobRequest.builder("reports.monthly", Map.of("report", i)).group("acme").build());
+		}
+		for (int i = 4; i < 6; i++) {
+			queue.send(JobRequest.builder("reports.monthly", Map.of("report", i)).group("globex").build());
+		}
+		// No listener runs for the topic: one claim lines its ready jobs up by group.
+		assertThat(
+				this.dashboard.bean(JobClaims.class).claim("reports.monthly", null, 1, Duration.ofSeconds(30)).jobs())
+			.hasSize(1);
+
+		this.browser.open(page + "#/topics/reports.monthly?state=ready");
+		await().atMost(PATIENCE)
+			.untilAsserted(() -> assertThat(this.browser.text("#topic-groups"))
+				.isEqualTo("2 groups have ready jobs waiting for their turn: " + JobInfo.HIDDEN + " 3, "
+						+ JobInfo.HIDDEN + " 1"));
+		assertThat(this.browser.all("#jobs tr[data-job]")).hasSize(5);
+		this.browser.screenshot("dashboard-topic-groups");
 	}
 
 	@Test

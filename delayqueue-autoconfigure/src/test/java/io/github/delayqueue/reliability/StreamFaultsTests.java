@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
@@ -48,14 +49,28 @@ class StreamFaultsTests {
 
 	@Test
 	void losesNothingWhenAConsumerJvmIsKilledWhileHoldingJobs() {
-		try (Scenario scenario = new Scenario(this.server, "killed");
+		killAConsumerJvmHoldingJobs("killed", (i) -> job("killed", i, "work:40"));
+	}
+
+	@Test
+	void losesNothingWhenAConsumerJvmIsKilledWhileHoldingJobsTakenByGroupInTurns() {
+		killAConsumerJvmHoldingJobs("grouped",
+				(i) -> JobRequest.builder("grouped", "work:40")
+					.id("grouped-" + i)
+					.delay(job("grouped", i, "work:40").delay())
+					.group("tenant-" + (i % 3))
+					.build());
+	}
+
+	private void killAConsumerJvmHoldingJobs(String topic, IntFunction<JobRequest> jobs) {
+		try (Scenario scenario = new Scenario(this.server, topic);
 				ConsumerProcess doomed = scenario.process("doomed")) {
-			scenario.instance("survivor", "delayqueue.topics.killed.concurrency=2").run((context) -> {
+			scenario.instance("survivor", "delayqueue.topics." + topic + ".concurrency=2").run((context) -> {
 				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
 				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
 				// The JVM takes seconds to start on a busy machine: the stream waits.
 				awaitProcess(doomed, STARTUP, () -> doomed.output().contains("Started ConsumerProcessApplication"));
-				try (JobStream stream = new JobStream(queue::send, 300, (i) -> job("killed", i, "work:40")).start(10)) {
+				try (JobStream stream = new JobStream(queue::send, 300, jobs).start(10)) {
 					// Kill once the doomed JVM is busy, so that it dies holding jobs.
 					awaitProcess(doomed, FAULT_DEADLINE,
 							() -> runs(scenario).getOrDefault("doomed", 0L) >= 20 && stream.sentCount() >= 150);

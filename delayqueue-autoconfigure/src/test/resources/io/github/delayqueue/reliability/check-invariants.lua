@@ -1,7 +1,7 @@
 -- check-invariants: reads every key of one topic in one atomic step, so the snapshot
 -- never catches a transition half done, and reports each job id that is not in exactly
--- one state (READY counts the ready and claiming lists together) and each id that a
--- structure holds without a record in the jobs hash. Ghost entries of the two lists (see
+-- one state (READY counts the ready, claiming and group lists together) and each id that
+-- a structure holds without a record in the jobs hash. Ghost entries of the two lists (see
 -- claim.lua) are taken off first: an id's list entries beyond its ghost count are its READY
 -- state, and a ghost count above its entries, or a total that is not their sum, is a
 -- violation.
@@ -49,6 +49,37 @@ local function markListed(id, state)
 end
 for _, id in ipairs(ready) do markListed(id, 'ready') end
 for _, id in ipairs(claiming) do markListed(id, 'claiming') end
+-- Jobs waiting for their group's turn (see claim.lua) are READY like the ready list's: the
+-- groups hash counts them, and the turns list holds each group with entries once.
+local base = string.sub(KEYS[3], 1, #KEYS[3] - #'ready')
+local parked = tonumber(redis.call('HGET', base .. 'groups', '')) or 0
+local turns = redis.call('LRANGE', base .. 'group-turns', 0, -1)
+local inTurn = {}
+for _, group in ipairs(turns) do
+  if inTurn[group] then
+    problems[#problems + 1] = 'group ' .. group .. ' has two turns'
+  end
+  inTurn[group] = true
+end
+local listedInGroups = 0
+for _, key in ipairs(redis.call('KEYS', base .. 'group:*')) do
+  local group = string.sub(key, #base + #'group:' + 1)
+  if not inTurn[group] then
+    problems[#problems + 1] = 'group ' .. group .. ' has jobs but no turn'
+  end
+  inTurn[group] = nil
+  for _, id in ipairs(redis.call('LRANGE', key, 0, -1)) do
+    listedInGroups = listedInGroups + 1
+    ready[#ready + 1] = id
+    markListed(id, 'group ' .. group)
+  end
+end
+for group in pairs(inTurn) do
+  problems[#problems + 1] = 'group ' .. group .. ' has a turn but no jobs'
+end
+if listedInGroups ~= parked then
+  problems[#problems + 1] = 'groups hash counts ' .. parked .. ' waiting entries, the group lists hold ' .. listedInGroups
+end
 for id, left in pairs(ghosts) do
   if left > 0 then
     problems[#problems + 1] = id .. ' has ' .. left .. ' ghosts more than list entries'

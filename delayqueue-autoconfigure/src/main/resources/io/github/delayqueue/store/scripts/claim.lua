@@ -64,6 +64,111 @@ local function first_run()
   end
   return out
 end
+-- Fair groups. Once a queue's jobs have groups (its groups hash exists, see enqueue.lua), a
+-- claim moves the ready list's entries, oldest first and up to a thousand per call, onto
+-- one list per group ('group:<group>', jobs without a group in group ''), and takes jobs
+-- from the groups in turns: the group-turns list holds each group whose list has entries,
+-- once, the next group first, and a group whose turn was taken goes to its end while its
+-- list has entries left. So a group with a hundred thousand ready jobs waits for its turn
+-- like a group with ten, and within a group jobs go in the order they became ready. The
+-- groups hash holds '' -> the entries of the group lists, which are READY jobs like the
+-- ready list's, and 'p' -> the id put forward: while the group lists hold entries, the
+-- job whose turn is next goes back on the ready list's consuming end, so that a consumer
+-- waiting on the list (BLMOVE) wakes for it, and whichever claim takes it takes it first.
+-- Entries only move between lists, so the ghost invariant holds with the group lists'
+-- entries counted among the ready list's.
+-- Returns the ids taken: the moved id if it was the one put forward, then the jobs whose
+-- turn it is, one more than count when an id was moved.
+local function take_in_turns(groups, moved, count)
+  local turns = queue_key(KEYS[1], 'ready', 'group-turns')
+  local prefix = queue_key(KEYS[1], 'ready', 'group:')
+  local forward = redis.call('HGET', groups, 'p')
+  local picked, entries = {}, {}
+  local wanted = count
+  if moved then
+    wanted = wanted + 1
+    if moved == forward then
+      picked[1] = moved
+    else
+      entries[1] = moved
+    end
+  end
+  local popped = redis.call('RPOP', KEYS[1], 1000)
+  if popped then
+    for _, id in ipairs(popped) do
+      if id == forward and #picked == 0 then
+        picked[1] = id
+      else
+        entries[#entries + 1] = id
+      end
+    end
+  end
+  if #picked > 0 then
+    forward = nil
+    redis.call('HDEL', groups, 'p')
+  end
+  if #entries > 0 then
+    local records = redis.call('HMGET', KEYS[4], unpack(entries))
+    local lists, order = {}, {}
+    for i, id in ipairs(entries) do
+      local group = group_of(records[i])
+      local list = lists[group]
+      if not list then
+        list = {}
+        lists[group] = list
+        order[#order + 1] = group
+      end
+      list[#list + 1] = id
+    end
+    for _, group in ipairs(order) do
+      local ids = lists[group]
+      if redis.call('RPUSH', prefix .. group, unpack(ids)) == #ids then
+        redis.call('RPUSH', turns, group)
+      end
+    end
+  end
+  local parked = (tonumber(redis.call('HGET', groups, '')) or 0) + #entries
+  local function next_in_turn()
+    local group = redis.call('LPOP', turns)
+    if not group then
+      return nil
+    end
+    local id = redis.call('LPOP', prefix .. group)
+    if redis.call('EXISTS', prefix .. group) == 1 then
+      redis.call('RPUSH', turns, group)
+    end
+    if id then
+      parked = parked - 1
+    end
+    return id
+  end
+  while #picked < wanted and parked > 0 do
+    local id = next_in_turn()
+    if not id then
+      break
+    end
+    picked[#picked + 1] = id
+  end
+  -- An id put forward that is neither on the ready list's consuming end nor moved by a
+  -- consumer was taken by a claim that did not know it (an older version's, during an
+  -- upgrade): another is put forward, or the group lists would wait for the next send.
+  if forward and not redis.call('LPOS', KEYS[2], forward)
+      and not redis.call('LPOS', KEYS[1], forward, 'RANK', -1, 'MAXLEN', 64) then
+    forward = nil
+  end
+  if parked > 0 and not forward then
+    local id = next_in_turn()
+    if id then
+      redis.call('RPUSH', KEYS[1], id)
+      redis.call('HSET', groups, 'p', id)
+    end
+  end
+  if parked < 0 then
+    parked = 0
+  end
+  redis.call('HSET', groups, '', parked)
+  return picked
+end
 -- Every list entry this call took, in order; ids are what is left once ghosts are dropped.
 local taken = {}
 if ARGV[1] ~= '' and redis.call('LREM', KEYS[2], -1, ARGV[1]) == 1 then
@@ -86,7 +191,10 @@ end
 -- At most 1,000 ids: Lua's unpack takes about 8,000 values, the writes below pass two per
 -- id, and a script that fails after its RPOP would leave the popped ids in no state at all.
 local count = math.min(tonumber(ARGV[2]), 1000)
-if count > 0 then
+local groups = queue_key(KEYS[1], 'ready', 'groups')
+if redis.call('EXISTS', groups) == 1 then
+  taken = take_in_turns(groups, taken[1], count)
+elseif count > 0 then
   local popped = redis.call('RPOP', KEYS[1], count)
   if popped then
     for _, id in ipairs(popped) do

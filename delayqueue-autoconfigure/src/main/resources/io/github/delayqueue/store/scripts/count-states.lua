@@ -1,5 +1,6 @@
 -- count-states: counts a queue's jobs in each state in one consistent read. Not a transition.
--- Ids in the claiming list count as ready: they are on their way to a consumer. Ghost
+-- Ids in the claiming list count as ready: they are on their way to a consumer, and so do
+-- those waiting for their group's turn (see claim.lua). Ghost
 -- entries of the two lists (see claim.lua) are not jobs: their total, ghosts[''], is taken
 -- off.
 -- KEYS[1] delayed, KEYS[2] ready, KEYS[3] claiming, KEYS[4] running, KEYS[5] dead,
@@ -9,7 +10,7 @@
 -- Returns {delayed, ready, running, dead}, then with KEYS[7] paused (1 or 0), with KEYS[8]
 -- the due time (ms) of the ready job that waited longest, or -1, with KEYS[9] the members
 -- of the partition set.
-local entries = redis.call('LLEN', KEYS[2]) + redis.call('LLEN', KEYS[3])
+local entries = redis.call('LLEN', KEYS[2]) + redis.call('LLEN', KEYS[3]) + parked_entries(KEYS[2])
 local ghosts = tonumber(redis.call('HGET', KEYS[6], '')) or 0
 local counts = {
   redis.call('ZCARD', KEYS[1]),

@@ -17,6 +17,8 @@
 -- one else sends that id, so Redis has run this very call before and its reply was lost (a
 -- client resends unanswered commands after it reconnects). It counts as written, once. A
 -- dead job waits for a person, not for its id: a new job with that id replaces it.
+-- A job with a group (see claim.lua) marks its queue's groups hash, so that claims take the
+-- queue's ready jobs in turns by group.
 -- Ghosts (see claim.lua): an id is pushed on the ready list only for a job that becomes
 -- READY here; ghost entries of an earlier job of that id may still be in the list, and
 -- claim.lua drops them first.
@@ -105,8 +107,14 @@ local function replace(id, ms, wait, tail)
 end
 -- The jobs of a batch are often due at the same millisecond: encode each due time once.
 local encoded_ms, encoded_due = now, created
+local grouped = false
 for i = 4, #ARGV, 3 do
   local id, due, tail = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  if not grouped then
+    -- A tail is 'ttr|max attempts|headers|payload'.
+    local headers = string.match(tail, '^[^|]*|[^|]*|([^|]*)|')
+    grouped = headers ~= nil and headers ~= '' and string.find(headers, GROUP_MARK, 1, true) ~= nil
+  end
   local kind = string.sub(due, 1, 1)
   local ms = tonumber(string.sub(due, 2))
   local mode, wait
@@ -153,6 +161,9 @@ for i = 4, #ARGV, 3 do
     redis.call('ZADD', KEYS[2], new_ms, id)
     delayed_at(new_ms)
   end
+end
+if grouped then
+  redis.call('HSETNX', queue_key(KEYS[1], 'jobs', 'groups'), '', 0)
 end
 if earliest >= 0 and ARGV[1] ~= '' and (#head == 0 or earliest < tonumber(head[2])) then
   redis.call('PUBLISH', ARGV[1], ARGV[2])

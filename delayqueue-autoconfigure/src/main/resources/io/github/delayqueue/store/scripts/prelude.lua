@@ -183,3 +183,26 @@ local function keep_finished(k, spec, outcome, ids, records, attempts, now)
   redis.call('PEXPIRE', k.set, keep)
   redis.call('PEXPIRE', k.finished, keep)
 end
+-- Fair groups: a job sent with a group (JobRequest.Builder#group) carries it in its
+-- headers' JSON as "delayqueue-group":"<group>", the group holding no character JSON
+-- escapes. The first such job marks its queue's groups hash, and from then on claims take
+-- the queue's ready jobs in turns by group (see claim.lua).
+local GROUP_MARK = '"delayqueue-group":"'
+-- A record's group, '' for none or for no record. A record is
+-- 'created|due|ttr|max attempts|headers|payload'; only the headers are searched.
+local function group_of(record)
+  local headers = record and string.match(record, '^[^|]*|[^|]*|[^|]*|[^|]*|([^|]*)|')
+  if not headers or headers == '' then
+    return ''
+  end
+  return string.match(headers, '"delayqueue%-group":"([^"]*)"') or ''
+end
+-- Another key of the same queue: key, whose name ends in own, with own replaced by name.
+local function queue_key(key, own, name)
+  return string.sub(key, 1, #key - #own) .. name
+end
+-- How many READY jobs' entries wait in a queue's group lists (see claim.lua), 0 when its
+-- jobs have no groups; ready is the queue's ready list key.
+local function parked_entries(ready)
+  return tonumber(redis.call('HGET', queue_key(ready, 'ready', 'groups'), '')) or 0
+end

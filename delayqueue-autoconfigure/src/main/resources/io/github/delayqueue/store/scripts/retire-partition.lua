@@ -15,5 +15,8 @@ if redis.call('EXISTS', unpack(KEYS, 1, 10)) > 0 then
   return 0
 end
 redis.call('SET', KEYS[11], ARGV[1])
+-- A job waiting for its group's turn (see claim.lua) has its record or a ghost: with none
+-- left, the groups hash holds no entries, and a revived partition starts without it.
+redis.call('DEL', queue_key(KEYS[3], 'ready', 'groups'))
 redis.call('DEL', KEYS[12])
 return 1

@@ -35,6 +35,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class OurQueueClient implements QueueClient {
 
+	// -Dbenchmark.groups=N spreads the jobs of each batch (and of the burst) over N fair
+	// groups, in turn, to measure what taking groups in turns costs; none by default.
+	private static final int GROUPS = Integer.getInteger("benchmark.groups", 0);
+
 	static final String BURST = "bench.burst";
 
 	static final String LIGHT = "bench.light";
@@ -147,8 +151,12 @@ final class OurQueueClient implements QueueClient {
 	public void sendMany(String topic, List<String> payloads, long dueAtMillis) {
 		Instant dueAt = Instant.ofEpochMilli(dueAtMillis);
 		List<JobRequest> requests = new ArrayList<>(payloads.size());
-		for (String payload : payloads) {
-			requests.add(JobRequest.builder(topic, payload).dueAt(dueAt).build());
+		for (int i = 0; i < payloads.size(); i++) {
+			JobRequest.Builder request = JobRequest.builder(topic, payloads.get(i)).dueAt(dueAt);
+			if (GROUPS > 0) {
+				request.group("group-" + (i % GROUPS));
+			}
+			requests.add(request.build());
 		}
 		this.operations.sendAll(requests);
 	}

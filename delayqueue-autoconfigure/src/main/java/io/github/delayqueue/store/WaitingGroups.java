@@ -1,0 +1,28 @@
+package io.github.delayqueue.store;
+
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The groups of a topic whose READY jobs wait for their turn (see
+ * {@code JobRequest.Builder#group}), summed over the topic's partitions.
+ *
+ * @param groups how many groups have jobs waiting, in all partitions together (a group
+ * waiting in two partitions counts twice)
+ * @param largest the groups with the most jobs waiting, most first
+ * @author delayqueue contributors
+ */
+public record WaitingGroups(long groups, List<Group> largest) {
+
+	/**
+	 * One group and its jobs waiting for their turn.
+	 *
+	 * @param group the group, or {@code null} for the jobs sent without one
+	 * @param waiting how many of its READY jobs wait for their turn
+	 */
+	public record Group(@Nullable String group, long waiting) {
+
+	}
+
+}
