@@ -69,6 +69,15 @@ class FairGroupClaimTests {
 	}
 
 	@Test
+	void aClaimOfSeveralJobsHandsThemOutInTheOrderOfSingleTurns() {
+		sendInOrder("rounds");
+		assertThat(this.claims.claim("rounds", null, 7, TTR).jobs()).extracting(ClaimedJob::id)
+			.containsExactly("a0", "b0", "u0", "a1", "b1", "a2", "a3");
+		assertThat(claimOne("rounds")).containsExactly("a4");
+		assertThat(this.admin.stats("rounds").ready()).isZero();
+	}
+
+	@Test
 	void jobsWaitingForTheirTurnAreCountedListedAndShownByGroup() {
 		sendInOrder("shown");
 		assertThat(claimOne("shown")).containsExactly("a0");

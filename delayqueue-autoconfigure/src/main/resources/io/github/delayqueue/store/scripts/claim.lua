@@ -142,12 +142,38 @@ local function take_in_turns(groups, moved, count)
     end
     return id
   end
+  -- Turns in rounds: each round gives the groups at the head of the line (no more groups
+  -- than jobs still wanted) the same number of jobs each, one LPOP per group, and sends
+  -- those with jobs left to the end of the line; the jobs are handed out one group after
+  -- another, as turns one at a time would hand them.
   while #picked < wanted and parked > 0 do
-    local id = next_in_turn()
-    if not id then
+    local need = wanted - #picked
+    local line = redis.call('LRANGE', turns, 0, need - 1)
+    if #line == 0 then
       break
     end
-    picked[#picked + 1] = id
+    local each = math.max(1, math.floor(need / #line))
+    local taken_by, again = {}, {}
+    for i, group in ipairs(line) do
+      local ids = redis.call('LPOP', prefix .. group, each) or {}
+      taken_by[i] = ids
+      parked = parked - #ids
+      if #ids == each and redis.call('EXISTS', prefix .. group) == 1 then
+        again[#again + 1] = group
+      end
+    end
+    redis.call('LTRIM', turns, #line, -1)
+    if #again > 0 then
+      redis.call('RPUSH', turns, unpack(again))
+    end
+    for round = 1, each do
+      for i = 1, #line do
+        local id = taken_by[i][round]
+        if id then
+          picked[#picked + 1] = id
+        end
+      end
+    end
   end
   -- An id put forward that is neither on the ready list's consuming end nor moved by a
   -- consumer was taken by a claim that did not know it (an older version's, during an
