@@ -94,10 +94,12 @@ class FairGroupsTests {
 			lastSmall = Math.max(lastSmall, startedAs.get("small-" + i));
 			assertThat(groupOf.get("small-" + i)).isEqualTo("small");
 		}
-		// In the ready list's order it would start last; its fair share is every other
+		// In the ready list's order it would start last. Its fair share is every other
 		// start once its jobs have their turn, after the claims that line up the large
-		// tenant's jobs ahead of it, a thousand per claim.
-		assertThat(lastSmall).as("start of the small tenant's last job").isLessThan(BIG / 10);
+		// tenant's jobs ahead of it, a thousand per claim in each partition, and those
+		// claims hand out up to a container's claimed-ahead jobs each: a few hundred to
+		// over a thousand starts here, depending on the partitions and the pace.
+		assertThat(lastSmall).as("start of the small tenant's last job").isLessThan(BIG / 4);
 		await().atMost(Duration.ofSeconds(10)).until(() -> admin.stats(topic).pending() == 0);
 		assertThat(admin.groups(topic).groups()).isZero();
 	}
