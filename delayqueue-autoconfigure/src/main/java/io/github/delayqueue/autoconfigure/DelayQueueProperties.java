@@ -562,6 +562,8 @@ public class DelayQueueProperties {
 
 		private final RateLimit rateLimit = new RateLimit();
 
+		private final Group group = new Group();
+
 		private final Retry retry = new Retry();
 
 		private final DeadLetter deadLetter = new DeadLetter();
@@ -577,6 +579,7 @@ public class DelayQueueProperties {
 			defaults.setTimelineMaxEvents(JobHistoryPolicy.DEFAULT_TIMELINE_MAX_EVENTS);
 			defaults.rateLimit.setPeriod(Duration.ofSeconds(1));
 			defaults.rateLimit.setPauseTopicOn429(false);
+			defaults.group.rateLimit.setPeriod(Duration.ofSeconds(1));
 			defaults.retry.setMaxAttempts(5);
 			defaults.retry.setNonRetryable(new ArrayList<>());
 			defaults.retry.backoff.setDelay(Duration.ofSeconds(1));
@@ -656,6 +659,10 @@ public class DelayQueueProperties {
 			return this.rateLimit;
 		}
 
+		public Group getGroup() {
+			return this.group;
+		}
+
 		public Retry getRetry() {
 			return this.retry;
 		}
@@ -712,6 +719,70 @@ public class DelayQueueProperties {
 
 		public void setPauseTopicOn429(@Nullable Boolean pauseTopicOn429) {
 			this.pauseTopicOn429 = pauseTopicOn429;
+		}
+
+	}
+
+	/**
+	 * Bounds of each group of a topic (jobs sent with a group, one per tenant for
+	 * example), across every instance: one group at its bound holds back its own jobs and
+	 * no other group's. Jobs without a group are bound by the topic's limits only.
+	 */
+	public static class Group {
+
+		/**
+		 * Most handlers of each group running at once across every instance. Unset: no
+		 * bound per group.
+		 */
+		private @Nullable Integer concurrency;
+
+		private final GroupRateLimit rateLimit = new GroupRateLimit();
+
+		public @Nullable Integer getConcurrency() {
+			return this.concurrency;
+		}
+
+		public void setConcurrency(@Nullable Integer concurrency) {
+			this.concurrency = concurrency;
+		}
+
+		public GroupRateLimit getRateLimit() {
+			return this.rateLimit;
+		}
+
+	}
+
+	/**
+	 * The rate limit of each group of a topic across every instance, decided on the Redis
+	 * clock.
+	 */
+	public static class GroupRateLimit {
+
+		/**
+		 * Most handler starts of each group in any window of one period, across every
+		 * instance. Unset: no rate limit per group.
+		 */
+		private @Nullable Integer limit;
+
+		/**
+		 * The window the limit counts each group's starts in.
+		 */
+		private @Nullable Duration period;
+
+		public @Nullable Integer getLimit() {
+			return this.limit;
+		}
+
+		public void setLimit(@Nullable Integer limit) {
+			this.limit = limit;
+		}
+
+		public @Nullable Duration getPeriod() {
+			return this.period;
+		}
+
+		public void setPeriod(@Nullable Duration period) {
+			this.period = period;
 		}
 
 	}

@@ -160,8 +160,20 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 		if (globalConcurrency != null) {
 			atLeast(problems, prefix + ".global-concurrency", globalConcurrency, 1);
 		}
+		Integer groupConcurrency = pickOptional(topic, defaults, (t) -> t.getGroup().getConcurrency());
+		Integer groupLimit = pickOptional(topic, defaults, (t) -> t.getGroup().getRateLimit().getLimit());
+		Duration groupPeriod = pick(topic, defaults, (t) -> t.getGroup().getRateLimit().getPeriod());
+		if (groupConcurrency != null) {
+			atLeast(problems, prefix + ".group.concurrency", groupConcurrency, 1);
+		}
+		if (groupLimit != null) {
+			atLeast(problems, prefix + ".group.rate-limit.limit", groupLimit, 1);
+		}
+		atLeastOneMillisecond(problems, prefix + ".group.rate-limit.period", groupPeriod);
 		return new TopicLimits((limit != null) ? Math.max(0, limit) : 0, period,
-				(globalConcurrency != null) ? Math.max(0, globalConcurrency) : 0, pauseOn429);
+				(globalConcurrency != null) ? Math.max(0, globalConcurrency) : 0, pauseOn429,
+				(groupConcurrency != null) ? Math.max(0, groupConcurrency) : 0,
+				(groupLimit != null) ? Math.max(0, groupLimit) : 0, groupPeriod);
 	}
 
 	// For a property that may stay unset: null when neither the topic nor the defaults

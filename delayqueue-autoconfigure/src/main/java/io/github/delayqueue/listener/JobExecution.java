@@ -70,6 +70,8 @@ final class JobExecution implements DelayedJob.Lease {
 
 	private volatile @Nullable String permitMember;
 
+	private volatile @Nullable String permitGroup;
+
 	/**
 	 * The delivery's time-to-run deadline in epoch ms by the Redis clock: the claim's,
 	 * then the latest extension's. A settlement carries it, which tells one sent again
@@ -109,13 +111,16 @@ final class JobExecution implements DelayedJob.Lease {
 	}
 
 	/**
-	 * The delivery holds a global concurrency permit of its topic, to give back once it
-	 * is settled or handed back, and to keep as long as an extended time to run.
+	 * The delivery holds a global concurrency permit of its topic, or of its group, to
+	 * give back once it is settled or handed back, and to keep as long as an extended
+	 * time to run.
 	 * @param member the name the permit is held under
+	 * @param group the group whose permit it holds too, or {@code null}
 	 * @param release gives the permit back
 	 */
-	void holdsPermit(String member, Runnable release) {
+	void holdsPermit(String member, @Nullable String group, Runnable release) {
 		this.permitMember = member;
+		this.permitGroup = group;
 		this.permit.set(release);
 	}
 
@@ -244,7 +249,7 @@ final class JobExecution implements DelayedJob.Lease {
 		String member = this.permitMember;
 		if (member != null && this.permit.get() != null) {
 			try {
-				this.claims.limiter().extend(this.job.topic(), member, extended);
+				this.claims.limiter().extend(this.job.topic(), this.permitGroup, member, extended);
 			}
 			catch (RuntimeException ex) {
 				logger.warn("Job '" + this.job.id() + "' of topic '" + this.job.topic() + "': its global concurrency"

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
+import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims.Claim;
 import io.github.delayqueue.store.JobClaims.ClaimCall;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
@@ -169,7 +170,10 @@ final class ReadyJobClaimer {
 	}
 
 	private List<JobExecution> claim(String queue, @Nullable String movedId, int count) {
-		return claim(this.container.factory().claims().newClaim(queue, movedId, count, this.container.ttr(queue)));
+		return claim(this.container.factory()
+			.claims()
+			.newClaim(queue, movedId, count, this.container.ttr(queue),
+					this.limits.heldGroups(DelayQueueKeys.topicOf(queue))));
 	}
 
 	// The jobs of a claim that its topic's limits admit, see TopicLimitGate.
@@ -190,6 +194,9 @@ final class ReadyJobClaimer {
 		this.unanswered = null;
 		if (claim.paused()) {
 			this.pauses.foundPaused(call.queue());
+		}
+		else if (claim.onlyHeldGroupsReady()) {
+			this.limits.onlyHeldGroupsReady(call.queue());
 		}
 		else if (!again) {
 			this.pauses.foundUnpaused(call.queue(), sentAt);

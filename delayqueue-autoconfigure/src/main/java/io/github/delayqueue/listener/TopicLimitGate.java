@@ -9,12 +9,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.github.delayqueue.store.TopicLimiter;
 import io.github.delayqueue.store.TopicLimiter.Admission;
 import io.github.delayqueue.store.TopicLimiter.Delivery;
+import io.github.delayqueue.support.TopicLimits;
 import io.github.delayqueue.support.TopicPolicy;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Admits one container run's claimed jobs of topics with limits across instances (a rate
@@ -26,6 +29,11 @@ import io.github.delayqueue.support.TopicPolicy;
  * fewer than were claimed is left alone (see {@link TopicPauses#holdBack}) for exactly as
  * long as the limits say, so its waiter blocks on it again only when a permit is free.
  * Claims of topics without limits pass untouched, with no call to Redis.
+ * <p>
+ * A group at its own bounds (a group concurrency or rate limit) refuses its own jobs and
+ * no other group's: those are handed back, and the group is passed over by this
+ * container's claims (see {@link GroupHolds}) for as long as its limits say, while the
+ * other groups take their turns; the topic is not held back.
  *
  * @author delayqueue contributors
  */
@@ -46,6 +54,8 @@ final class TopicLimitGate {
 
 	private final Runnable wakeWaiters;
 
+	private final GroupHolds groupHolds = new GroupHolds(System::nanoTime);
+
 	// Topics left alone because their global concurrency was used up: a permit given back
 	// here ends that at once.
 	private final Set<String> waitingForPermits = ConcurrentHashMap.newKeySet();
@@ -63,14 +73,14 @@ final class TopicLimitGate {
 	}
 
 	/**
-	 * Tell whether any of these topics has a global concurrency: its jobs must not be
-	 * claimed ahead of the free workers, as a job waiting for a worker would hold a
-	 * permit that another instance's free worker could use.
+	 * Tell whether any of these topics has a global or group concurrency: its jobs must
+	 * not be claimed ahead of the free workers, as a job waiting for a worker would hold
+	 * a permit that another instance's free worker could use.
 	 * @param topics the topics
 	 * @return {@code true} if one has
 	 */
 	boolean anyGloballyBounded(List<String> topics) {
-		return topics.stream().anyMatch((topic) -> this.policies.apply(topic).limits().globalConcurrency() > 0);
+		return topics.stream().anyMatch((topic) -> this.policies.apply(topic).limits().concurrencyBounded());
 	}
 
 	/**
@@ -90,6 +100,28 @@ final class TopicLimitGate {
 	}
 
 	/**
+	 * Return the groups of a topic whose own limits admit none of their jobs now, for
+	 * claims to pass over.
+	 * @param topic the topic
+	 * @return the groups, none when no group of it is held
+	 */
+	List<String> heldGroups(String topic) {
+		return this.groupHolds.held(topic);
+	}
+
+	/**
+	 * A claim found only jobs of held groups ready in a queue: leave the queue alone
+	 * until the first of those holds ends.
+	 * @param queue the queue
+	 */
+	void onlyHeldGroupsReady(String queue) {
+		Duration left = this.groupHolds.shortestLeft(DelayQueueKeys.topicOf(queue));
+		if (!left.isZero()) {
+			this.pauses.holdQueue(queue, left);
+		}
+	}
+
+	/**
 	 * Admit the jobs of one claim under their topic's limits; hand back, uncounted, those
 	 * not admitted.
 	 * @param claimed the jobs of one claim, all of one queue
@@ -100,20 +132,25 @@ final class TopicLimitGate {
 			return claimed;
 		}
 		String topic = claimed.get(0).job().topic();
-		TopicPolicy policy = this.policies.apply(topic);
-		if (!policy.limits().any()) {
+		TopicLimits limits = this.policies.apply(topic).limits();
+		if (!limits.any()) {
 			return claimed;
 		}
+		Duration topicTtr = this.policies.apply(topic).ttr();
 		List<Delivery> deliveries = new ArrayList<>(claimed.size());
 		for (JobExecution execution : claimed) {
 			ClaimedJob job = execution.job();
 			Duration ttr = JobRecordCodec.ttrOf(job.record());
-			deliveries.add(new Delivery(job.id(), job.attempt(), (ttr != null) ? ttr : policy.ttr()));
+			String group = limits.groupsBounded() ? JobRecordCodec.groupOf(job.record()) : null;
+			deliveries.add(new Delivery(job.id(), job.attempt(), (ttr != null) ? ttr : topicTtr, group));
 		}
 		Admission admission;
 		try {
-			admission = this.limiter.admit(topic, new TopicLimiter.Limits(policy.limits().rateLimit(),
-					policy.limits().ratePeriod(), policy.limits().globalConcurrency()), deliveries);
+			admission = this.limiter
+				.admit(topic,
+						new TopicLimiter.Limits(limits.rateLimit(), limits.ratePeriod(), limits.globalConcurrency(),
+								limits.groupConcurrency(), limits.groupRateLimit(), limits.groupRatePeriod()),
+						deliveries);
 		}
 		catch (RuntimeException ex) {
 			claimed.forEach(JobExecution::handBack);
@@ -122,35 +159,48 @@ final class TopicLimitGate {
 		if (admission.room() >= 0) {
 			this.rateRoom.put(topic, admission.room());
 		}
-		boolean permits = policy.limits().globalConcurrency() > 0;
 		List<JobExecution> admitted = new ArrayList<>(admission.admitted());
+		List<JobExecution> refused = new ArrayList<>(claimed.size() - admission.admitted());
 		for (int i = 0; i < claimed.size(); i++) {
 			JobExecution execution = claimed.get(i);
-			if (i < admission.admitted()) {
-				if (permits) {
-					String member = deliveries.get(i).member();
-					execution.holdsPermit(member, () -> release(topic, member));
+			if (admission.admits(i)) {
+				Delivery delivery = deliveries.get(i);
+				String group = (limits.groupConcurrency() > 0) ? delivery.group() : null;
+				if (limits.globalConcurrency() > 0 || group != null) {
+					String member = delivery.member();
+					execution.holdsPermit(member, group, () -> release(topic, group, member));
 				}
 				admitted.add(execution);
 			}
 			else {
-				execution.handBack();
+				refused.add(execution);
 			}
 		}
-		if (admission.admitted() < claimed.size()) {
+		refused.forEach(JobExecution::handBack);
+		if (admission.refusedByTopic()) {
 			Duration wait = admission.retryAfter();
 			if (wait == null) {
 				this.waitingForPermits.add(topic);
 			}
 			this.pauses.holdBack(topic, (wait != null) ? wait : CONCURRENCY_RECHECK);
 		}
+		admission.groupWaits()
+			.forEach((group, wait) -> this.groupHolds.hold(topic, group, (wait != null) ? wait : CONCURRENCY_RECHECK,
+					wait == null));
 		return admitted;
 	}
 
-	private void release(String topic, String member) {
-		this.limiter.release(topic, List.of(member));
-		if (this.waitingForPermits.remove(topic)) {
+	private void release(String topic, @Nullable String group, String member) {
+		this.limiter.release(topic, group, List.of(member));
+		boolean topicFree = this.waitingForPermits.remove(topic);
+		boolean groupFree = group != null && this.groupHolds.permitBack(topic, group);
+		if (topicFree) {
 			this.pauses.endHold(topic);
+		}
+		else if (groupFree) {
+			this.pauses.endQueueHolds(topic);
+		}
+		if (topicFree || groupFree) {
 			this.wakeWaiters.run();
 		}
 	}

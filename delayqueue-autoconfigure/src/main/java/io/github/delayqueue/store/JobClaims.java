@@ -39,6 +39,8 @@ public final class JobClaims {
 
 	private static final String PAUSED = "paused";
 
+	private static final String ONLY_HELD_GROUPS = "held";
+
 	private final ScriptRunner scripts;
 
 	private final DelayQueueKeys keys;
@@ -149,8 +151,24 @@ public final class JobClaims {
 	 * @return the call, not yet sent
 	 */
 	public ClaimCall newClaim(String queue, @Nullable String movedId, int count, Duration ttr) {
+		return newClaim(queue, movedId, count, ttr, List.of());
+	}
+
+	/**
+	 * Prepare a claim of a queue that passes over some groups' turns, see
+	 * {@link #newClaim(String, String, int, Duration)}.
+	 * @param queue the queue
+	 * @param movedId the id from {@link ReadyWait#awaitReady}, or {@code null}
+	 * @param count most jobs to take from the ready list
+	 * @param ttr the topic's time to run, for jobs without their own
+	 * @param heldGroups the groups whose jobs are not to be taken now, as their own
+	 * limits admit none
+	 * @return the call, not yet sent
+	 */
+	public ClaimCall newClaim(String queue, @Nullable String movedId, int count, Duration ttr,
+			List<String> heldGroups) {
 		return new ClaimCall(queue, movedId, count, ttr, this.claimant + "-" + Thread.currentThread().getId(),
-				Long.toString(this.claimCalls.incrementAndGet(), 36));
+				Long.toString(this.claimCalls.incrementAndGet(), 36), heldGroups);
 	}
 
 	/**
@@ -167,12 +185,16 @@ public final class JobClaims {
 				List.of(k.ready(), k.claiming(), k.running(), k.jobs(), k.attempts(), k.claimReceipt(call.claimant()),
 						k.ghosts(), k.paused()),
 				(call.movedId() != null) ? call.movedId() : "", String.valueOf(call.count()),
-				String.valueOf(call.ttr().toMillis()), call.token(), this.history.timelineArgument(k));
+				String.valueOf(call.ttr().toMillis()), call.token(), this.history.timelineArgument(k),
+				String.join(" ", call.heldGroups()));
 		long now = ScriptRunner.asLong(reply.get(0));
 		// A reply of two elements cannot hold jobs (three elements each): the topic is
-		// paused.
+		// paused, or only held groups have ready jobs.
 		if (reply.size() == 2 && PAUSED.equals(reply.get(1))) {
 			return new Claim(now, List.of(), true);
+		}
+		if (reply.size() == 2 && ONLY_HELD_GROUPS.equals(reply.get(1))) {
+			return new Claim(now, List.of(), false, true);
 		}
 		List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 1) / 3);
 		for (int i = 1; i + 2 < reply.size(); i += 3) {
@@ -393,9 +415,10 @@ public final class JobClaims {
 	 * @param ttr the topic's time to run, for jobs without their own
 	 * @param claimant names the receipt the call leaves in Redis: one per claiming thread
 	 * @param token the call's token, unique to its claimant
+	 * @param heldGroups the groups whose turns the call passes over
 	 */
 	public record ClaimCall(String queue, @Nullable String movedId, int count, Duration ttr, String claimant,
-			String token) {
+			String token, List<String> heldGroups) {
 
 	}
 
@@ -406,8 +429,20 @@ public final class JobClaims {
 	 * @param jobs the claimed jobs; an attempt of -1 marks an id whose record vanished
 	 * @param paused whether the topic is paused, in which case nothing was claimed and a
 	 * moved id went back to the ready list
+	 * @param onlyHeldGroupsReady whether nothing was claimed because every ready job
+	 * belongs to a group the call passed over
 	 */
-	public record Claim(long redisNow, List<ClaimedJob> jobs, boolean paused) {
+	public record Claim(long redisNow, List<ClaimedJob> jobs, boolean paused, boolean onlyHeldGroupsReady) {
+
+		/**
+		 * The outcome of a claim that passed over no group.
+		 * @param redisNow the Redis clock when the jobs were claimed, in epoch ms
+		 * @param jobs the claimed jobs
+		 * @param paused whether the topic is paused
+		 */
+		public Claim(long redisNow, List<ClaimedJob> jobs, boolean paused) {
+			this(redisNow, jobs, paused, false);
+		}
 
 	}
 

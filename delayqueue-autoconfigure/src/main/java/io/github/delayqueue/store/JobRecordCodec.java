@@ -23,6 +23,9 @@ public final class JobRecordCodec {
 	private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
 	};
 
+	// How a group header begins in the headers' JSON, see JobRequest.Builder#group.
+	private static final String GROUP_MARK = "\"delayqueue-group\":\"";
+
 	private final JsonMapper jsonMapper;
 
 	/**
@@ -111,6 +114,34 @@ public final class JobRecordCodec {
 		catch (NumberFormatException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * Read only the group a stored record's headers put its job in, without decoding the
+	 * rest. A group holds no character that JSON escapes.
+	 * @param record the record
+	 * @return the job's group, or {@code null} if it has none or the record is not in
+	 * this format
+	 */
+	public static @Nullable String groupOf(String record) {
+		int from = 0;
+		for (int i = 0; i < 4; i++) {
+			from = record.indexOf('|', from) + 1;
+			if (from == 0) {
+				return null;
+			}
+		}
+		int end = record.indexOf('|', from);
+		if (end <= from) {
+			return null;
+		}
+		int mark = record.indexOf(GROUP_MARK, from);
+		if (mark < 0 || mark >= end) {
+			return null;
+		}
+		int start = mark + GROUP_MARK.length();
+		int close = record.indexOf('"', start);
+		return (close < 0 || close > end || close == start) ? null : record.substring(start, close);
 	}
 
 }

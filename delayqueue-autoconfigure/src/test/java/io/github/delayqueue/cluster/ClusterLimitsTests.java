@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayedJob;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.test.ClusterExtension;
 import io.github.delayqueue.test.DelayQueueContextRunner;
@@ -27,7 +28,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A topic's limits across two instances on a Redis Cluster, the topic spread over six
- * partitions in as many slots: one rate limit and one global concurrency for all of them.
+ * partitions in as many slots: one rate limit and one global concurrency for all of them,
+ * and each group's own concurrency.
  */
 @ExtendWith(ClusterExtension.class)
 class ClusterLimitsTests {
@@ -52,6 +54,9 @@ class ClusterLimitsTests {
 		mostAtOnce.set(0);
 		starts.clear();
 		deliveries.clear();
+		TenantListener.running.clear();
+		TenantListener.started.clear();
+		TenantListener.mostAtOnce.clear();
 		this.runner = DelayQueueContextRunner.create(cluster)
 			.withUserConfiguration(LimitedListener.class)
 			.withPropertyValues("delayqueue.topics.cluster.limited.partitions=6",
@@ -84,6 +89,63 @@ class ClusterLimitsTests {
 			}
 			assertThat(mostAtOnce.get()).isEqualTo(3);
 		}));
+	}
+
+	@Test
+	void eachGroupsConcurrencyHoldsForEveryPartitionOnTheCluster(RedisTestCluster cluster) {
+		ApplicationContextRunner tenants = DelayQueueContextRunner.create(cluster)
+			.withUserConfiguration(TenantListener.class)
+			.withPropertyValues("delayqueue.topics.cluster.tenants.partitions=6",
+					"delayqueue.topics.cluster.tenants.group.concurrency=2");
+		tenants.run((first) -> tenants.run((second) -> {
+			List<JobRequest> batch = new ArrayList<>();
+			for (String group : TenantListener.GROUPS) {
+				for (int i = 0; i < TenantListener.JOBS_PER_GROUP; i++) {
+					batch.add(JobRequest.builder("cluster.tenants", group + "-" + i).group(group).build());
+				}
+			}
+			first.getBean(DelayQueueOperations.class).sendAll(batch);
+			await().atMost(Duration.ofSeconds(30)).until(() -> deliveries.size() == batch.size());
+			assertThat(deliveries.values()).allMatch((count) -> count.get() == 1);
+			assertThat(TenantListener.mostAtOnce).containsOnlyKeys(TenantListener.GROUPS);
+			assertThat(TenantListener.mostAtOnce.values()).allSatisfy((most) -> assertThat(most.get()).isEqualTo(2));
+		}));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TenantListener {
+
+		static final List<String> GROUPS = List.of("north", "south", "west");
+
+		static final int JOBS_PER_GROUP = 8;
+
+		static final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
+
+		static final Map<String, AtomicInteger> started = new ConcurrentHashMap<>();
+
+		static final Map<String, AtomicInteger> mostAtOnce = new ConcurrentHashMap<>();
+
+		@DelayedJobListener(topics = "cluster.tenants", concurrency = "4")
+		void handle(DelayedJob<String> job) {
+			String group = job.group();
+			AtomicInteger mine = running.computeIfAbsent(group, (key) -> new AtomicInteger());
+			AtomicInteger startedOfGroup = started.computeIfAbsent(group, (key) -> new AtomicInteger());
+			startedOfGroup.incrementAndGet();
+			mostAtOnce.computeIfAbsent(group, (key) -> new AtomicInteger())
+				.accumulateAndGet(mine.incrementAndGet(), Math::max);
+			try {
+				// Hold until the group runs two at once (or has no job left to start), so
+				// that a third would get its chance to run if the bound leaked.
+				await().atMost(Duration.ofSeconds(10))
+					.pollInterval(Duration.ofMillis(2))
+					.until(() -> mine.get() >= 2 || startedOfGroup.get() >= JOBS_PER_GROUP);
+			}
+			finally {
+				mine.decrementAndGet();
+				deliveries.computeIfAbsent(job.payload(), (key) -> new AtomicInteger()).incrementAndGet();
+			}
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

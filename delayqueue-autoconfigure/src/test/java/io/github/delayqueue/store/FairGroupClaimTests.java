@@ -11,6 +11,7 @@ import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicGroups;
+import io.github.delayqueue.store.JobClaims.Claim;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
@@ -26,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Claims of a topic whose jobs have groups, against a real Redis: ready jobs are taken
  * from the groups in turns, each group's in the order they became ready, and the jobs
- * waiting for their turn stay READY wherever jobs are counted, listed or cancelled.
+ * waiting for their turn stay READY wherever jobs are counted, listed or cancelled;
+ * groups held by their own limits are passed over.
  */
 @ExtendWith(RedisExtension.class)
 class FairGroupClaimTests {
@@ -143,6 +145,35 @@ class FairGroupClaimTests {
 	}
 
 	@Test
+	void aHeldGroupIsPassedOverAndKeepsItsPlaceAndTheOrderOfItsJobs() {
+		sendInOrder("held");
+		assertThat(claim("held", 7, "a")).containsExactly("b0", "u0", "b1");
+		Claim onlyHeld = this.claims.claim(this.claims.newClaim("held", null, 5, TTR, List.of("a")));
+		assertThat(onlyHeld.jobs()).isEmpty();
+		assertThat(onlyHeld.onlyHeldGroupsReady()).isTrue();
+		// One of group a's jobs is put forward all the same, for the first claim after
+		// the
+		// hold; a claim that still holds the group returns it to the head of its line.
+		assertThat(claim("held", 5, "a", "b")).isEmpty();
+		assertThat(this.admin.stats("held").ready()).isEqualTo(5);
+		assertThat(claim("held", 7)).containsExactly("a0", "a1", "a2", "a3", "a4");
+		assertThat(this.admin.stats("held").ready()).isZero();
+	}
+
+	@Test
+	void aHeldGroupsJobMovedByAWaiterGoesBackToTheHeadOfItsLine() {
+		sendInOrder("moved");
+		assertThat(claim("moved", 1)).containsExactly("a0");
+		// b0 is put forward; a waiter moves it, and its instance now holds group b.
+		String moved = this.fixture.redis().opsForList().rightPopAndLeftPush("{dq:moved}:ready", "{dq:moved}:claiming");
+		assertThat(moved).isEqualTo("b0");
+		assertThat(this.claims.claim(this.claims.newClaim("moved", moved, 0, TTR, List.of("b"))).jobs())
+			.extracting(ClaimedJob::id)
+			.containsExactly("u0");
+		assertThat(claim("moved", 8)).containsExactly("a1", "b0", "a2", "b1", "a3", "a4");
+	}
+
+	@Test
 	void refusesAGroupWithACharacterTheQueueCannotStoreBeforeWritingAnything() {
 		assertThatExceptionOfType(InvalidJobException.class)
 			.isThrownBy(() -> this.template.send(JobRequest.builder("refused", "x").id("x").group("a \"b\"").build()))
@@ -176,6 +207,14 @@ class FairGroupClaimTests {
 			}
 			this.template.send(request.build());
 		}
+	}
+
+	private List<String> claim(String topic, int count, String... heldGroups) {
+		return this.claims.claim(this.claims.newClaim(topic, null, count, TTR, List.of(heldGroups)))
+			.jobs()
+			.stream()
+			.map(ClaimedJob::id)
+			.toList();
 	}
 
 	private List<String> claimOne(String topic) {

@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * A topic's limits across instances as {@code acquire-permits.lua} decides them on a real
  * Redis, by its clock: a sliding window on starts, permits that come back when settled or
- * when their time to run ends, and a hold.
+ * when their time to run ends, a hold, and each group's own bounds.
  */
 @ExtendWith(RedisExtension.class)
 class TopicLimiterTests {
@@ -131,14 +131,76 @@ class TopicLimiterTests {
 		Delivery extended = new Delivery("long", 1, Duration.ofMillis(300));
 		Admission admission = this.limiter.admit("extended", limits, List.of(extended));
 		assertThat(admission.admitted()).isOne();
-		assertThat(this.limiter.extend("extended", extended.member(), admission.redisNow() + 10_000)).isTrue();
+		assertThat(this.limiter.extend("extended", null, extended.member(), admission.redisNow() + 10_000)).isTrue();
 		// Well past the first time to run, the permit is still held.
 		await().during(Duration.ofMillis(800))
 			.atMost(Duration.ofSeconds(5))
 			.until(() -> this.limiter.admit("extended", limits, List.of(delivery("other"))).admitted() == 0);
 		this.limiter.release("extended", List.of(extended.member()));
-		assertThat(this.limiter.extend("extended", extended.member(), admission.redisNow() + 20_000)).isFalse();
+		assertThat(this.limiter.extend("extended", null, extended.member(), admission.redisNow() + 20_000)).isFalse();
 		assertThat(this.limiter.admit("extended", limits, List.of(delivery("other"))).admitted()).isOne();
+	}
+
+	@Test
+	void aGroupAtItsConcurrencyRefusesItsOwnDeliveriesAndNoOtherGroups() {
+		Limits limits = new Limits(0, Duration.ofSeconds(1), 0, 2, 0, Duration.ofSeconds(1));
+		Delivery a1 = grouped("a1", "a");
+		Admission admission = this.limiter.admit("tenants", limits,
+				List.of(a1, grouped("a2", "a"), grouped("a3", "a"), grouped("b1", "b"), delivery("plain")));
+		assertThat(admission.verdicts()).isEqualTo("aagaa");
+		assertThat(admission.admitted()).isEqualTo(4);
+		assertThat(admission.refusedByTopic()).isFalse();
+		assertThat(admission.groupWaits()).containsOnlyKeys("a").containsEntry("a", null);
+		assertThat(this.limiter.admit("tenants", limits, List.of(grouped("a3", "a"))).verdicts()).isEqualTo("g");
+		assertThat(this.limiter.release("tenants", "a", List.of(a1.member()))).isOne();
+		assertThat(this.limiter.admit("tenants", limits, List.of(grouped("a3", "a"), grouped("a4", "a"))).verdicts())
+			.isEqualTo("ag");
+		// Jobs without a group are bound by the topic's limits only.
+		assertThat(
+				this.limiter.admit("tenants", limits, List.of(delivery("x"), delivery("y"), delivery("z"))).verdicts())
+			.isEqualTo("aaa");
+	}
+
+	@Test
+	void eachGroupHasASlidingWindowOfItsOwnAndSaysWhenItAdmitsAgain() {
+		Limits limits = new Limits(0, Duration.ofSeconds(1), 0, 0, 2, Duration.ofSeconds(2));
+		Admission first = this.limiter.admit("windows", limits,
+				List.of(grouped("a1", "a"), grouped("a2", "a"), grouped("a3", "a"), grouped("b1", "b")));
+		assertThat(first.verdicts()).isEqualTo("aaga");
+		assertThat(first.groupWaits()).containsOnlyKeys("a");
+		assertThat(first.groupWaits().get("a")).isEqualTo(Duration.ofSeconds(2));
+		Admission later = this.limiter.admit("windows", limits, List.of(grouped("a3", "a"), grouped("b2", "b")));
+		assertThat(later.verdicts()).isEqualTo("ga");
+		assertThat(later.groupWaits().get("a").toMillis()).isEqualTo(2000 - (later.redisNow() - first.redisNow()));
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.limiter.admit("windows", limits, List.of(grouped("a3", "a"))).admits(0));
+	}
+
+	@Test
+	void theTopicsBoundsAndTheGroupsHoldTogether() {
+		Limits limits = new Limits(0, Duration.ofSeconds(1), 3, 2, 0, Duration.ofSeconds(1));
+		Admission admission = this.limiter.admit("both", limits, List.of(grouped("a1", "a"), grouped("a2", "a"),
+				grouped("a3", "a"), grouped("b1", "b"), grouped("b2", "b")));
+		assertThat(admission.verdicts()).isEqualTo("aagat");
+		assertThat(admission.refusedByTopic()).isTrue();
+		assertThat(admission.retryAfter()).isNull();
+		assertThat(admission.groupWaits()).containsOnlyKeys("a");
+	}
+
+	@Test
+	void aGroupPermitWhoseTimeToRunWasExtendedIsHeldAsLong() {
+		Limits limits = new Limits(0, Duration.ofSeconds(1), 0, 1, 0, Duration.ofSeconds(1));
+		Delivery extended = new Delivery("long", 1, Duration.ofMillis(300), "a");
+		Admission admission = this.limiter.admit("extended-group", limits, List.of(extended));
+		assertThat(admission.admitted()).isOne();
+		assertThat(this.limiter.extend("extended-group", "a", extended.member(), admission.redisNow() + 10_000))
+			.isTrue();
+		await().during(Duration.ofMillis(800))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> !this.limiter.admit("extended-group", limits, List.of(grouped("other", "a"))).admits(0));
+		this.limiter.release("extended-group", "a", List.of(extended.member()));
+		assertThat(this.limiter.extend("extended-group", "a", extended.member(), admission.redisNow() + 20_000))
+			.isFalse();
 	}
 
 	@Test
@@ -219,6 +281,10 @@ class TopicLimiterTests {
 
 	private static Delivery delivery(String id) {
 		return new Delivery(id, 1, Duration.ofSeconds(30));
+	}
+
+	private static Delivery grouped(String id, String group) {
+		return new Delivery(id, 1, Duration.ofSeconds(30), group);
 	}
 
 }

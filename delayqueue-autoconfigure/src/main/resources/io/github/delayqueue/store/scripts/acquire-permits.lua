@@ -1,7 +1,7 @@
 -- acquire-permits: admits claimed deliveries of a topic under its limits, on the Redis clock,
 -- for every instance and every partition of the topic alike. Not a transition: the
 -- deliveries are RUNNING already; those not admitted are handed back, uncounted, by the
--- caller. Deliveries are admitted in order, as many as every limit allows.
+-- caller. Deliveries are admitted in order, each while every limit it is under has room.
 -- Rate limit: starts are counted in buckets of `width` ms (1 ms up to a period of 10 s, then
 -- a ten-thousandth of the period, rounded up), so that the call costs the same whatever the
 -- limit: a list, oldest first, holds one entry 'first ms of the bucket, starts so far' per
@@ -26,94 +26,183 @@
 -- time-to-run deadline. Settling gives it back (release-permits); a permit whose deadline
 -- passed is free again, as its delivery is then delivered again, so an instance that died
 -- holding permits leaks none.
+-- Groups (JobRequest.Builder#group): each named group of the topic has a rate limit and a
+-- concurrency of its own, counted the same way under keys of its own in the topic's hash
+-- tag ('group-starts:<group>', 'group-permits:<group>'); jobs without a group are bound by
+-- the topic's limits only. A delivery is admitted only while both the topic and its group
+-- have room, so a group at its bound refuses its own deliveries and no other group's.
 -- KEYS[1] the topic's start counts (list), KEYS[2] its permits (zset), KEYS[3] its hold mark
 -- ARGV[1] rate limit (0: none), ARGV[2] its period ms, ARGV[3] global concurrency (0: none),
--- ARGV[4..] per delivery: its member (unique while the delivery lasts: id and attempt), its
--- time to run ms
--- Returns {admitted, wait ms, now ms, room}: the first `admitted` deliveries are admitted; when
--- fewer than all were, wait is how long until the limits may admit one more: the time until
--- the oldest bucket stops counting, the hold mark's time to live, or -1 when only a permit
--- given back can admit one. Room is how many more starts the rate limit admits now (-1: no
--- rate limit), which tells the caller how many jobs are worth claiming next.
+-- ARGV[4] each group's concurrency (0: none), ARGV[5] each group's rate limit (0: none),
+-- ARGV[6] its period ms, ARGV[7..] per delivery: its member (unique while the delivery lasts:
+-- id and attempt), its time to run ms, its group ('' for none)
+-- Returns {admitted, wait ms, now ms, room, verdicts, group, wait ms, ...}: verdicts holds
+-- one letter per delivery, 'a' admitted, 't' refused by the topic's limits, 'g' refused by
+-- its group's. When the topic refused some, wait is how long until its limits may admit
+-- one more: the time until the oldest bucket stops counting, the hold mark's time to live,
+-- or -1 when only a permit given back can admit one. Room is how many more starts the
+-- topic's rate limit admits now (-1: no rate limit), which tells the caller how many jobs
+-- are worth claiming next. Each group that refused a delivery follows, with its wait alike.
 local now = redis_now()
-local asked = (#ARGV - 3) / 2
+local asked = (#ARGV - 6) / 3
 local held = redis.call('PTTL', KEYS[3])
 if held > 0 then
-  return {0, held, now, 0}
+  return {0, held, now, 0, string.rep('t', asked)}
 end
-local admitted = asked
-local wait = -1
-local limit = tonumber(ARGV[1])
-local period = tonumber(ARGV[2])
-local width = math.max(1, math.ceil(period / 10000))
 local function bucket(entry)
   local first, total = string.match(entry, '^(%d+) (%d+)$')
   return tonumber(first), tonumber(total)
 end
-local starts, newest, tail, empty = 0, nil, 0, true
-if limit > 0 then
+-- A rate limit's window at key: drops the buckets that stopped counting and returns the
+-- starts that count, with what count_starts needs to add to the newest bucket.
+local function window(key, limit, period)
+  local w = {key = key, limit = limit, period = period, width = math.max(1, math.ceil(period / 10000)),
+    tail = 0, empty = true}
   local gone = 0
-  local head = redis.call('LINDEX', KEYS[1], 0)
+  local head = redis.call('LINDEX', key, 0)
   if head then
-    empty = false
+    w.empty = false
     local _
     _, gone = bucket(head)
-    local oldest = redis.call('LINDEX', KEYS[1], 1)
+    local oldest = redis.call('LINDEX', key, 1)
     while oldest do
       local first, total = bucket(oldest)
-      if first + width - 1 > now - period then
+      if first + w.width - 1 > now - period then
         break
       end
-      redis.call('LPOP', KEYS[1])
+      redis.call('LPOP', key)
       gone = total
-      oldest = redis.call('LINDEX', KEYS[1], 1)
+      oldest = redis.call('LINDEX', key, 1)
     end
     if oldest then
-      newest, tail = bucket(redis.call('LINDEX', KEYS[1], -1))
+      w.newest, w.tail = bucket(redis.call('LINDEX', key, -1))
     else
-      tail = gone
+      w.tail = gone
     end
   end
-  starts = tail - gone
-  admitted = math.max(0, math.min(admitted, limit - starts))
+  w.starts = w.tail - gone
+  return w
 end
-local concurrency = tonumber(ARGV[3])
-if concurrency > 0 and admitted > 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-  admitted = math.max(0, math.min(admitted, concurrency - redis.call('ZCARD', KEYS[2])))
-end
-if admitted > 0 then
-  if limit > 0 then
-    local first = now - now % width
-    local entry = string.format('%.0f %.0f', math.max(first, newest or first), tail + admitted)
-    if newest and newest >= first then
-      redis.call('LSET', KEYS[1], -1, entry)
-    elseif empty then
-      -- The head: no bucket gone before.
-      redis.call('RPUSH', KEYS[1], '0 0', entry)
-    else
-      redis.call('RPUSH', KEYS[1], entry)
-    end
-    redis.call('PEXPIRE', KEYS[1], period + width)
-    starts = starts + admitted
+local function count_starts(w, n)
+  local first = now - now % w.width
+  local entry = string.format('%.0f %.0f', math.max(first, w.newest or first), w.tail + n)
+  if w.newest and w.newest >= first then
+    redis.call('LSET', w.key, -1, entry)
+  elseif w.empty then
+    -- The head: no bucket gone before.
+    redis.call('RPUSH', w.key, '0 0', entry)
+  else
+    redis.call('RPUSH', w.key, entry)
   end
-  if concurrency > 0 then
-    local permits = {}
-    local longest = 0
-    for i = 1, admitted do
-      local ttr = tonumber(ARGV[3 + 2 * i])
+  redis.call('PEXPIRE', w.key, w.period + w.width)
+  w.starts = w.starts + n
+end
+-- How long until a full window's oldest counting bucket stops counting.
+local function wait_of(w)
+  local oldest = bucket(redis.call('LINDEX', w.key, 1))
+  return math.max(1, oldest + w.width - 1 + w.period - now)
+end
+local function free_permits(key, concurrency)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  return concurrency - redis.call('ZCARD', key)
+end
+local function add_permits(key, permits, longest)
+  redis.call('ZADD', key, unpack(permits))
+  if redis.call('PTTL', key) < longest then
+    redis.call('PEXPIRE', key, longest)
+  end
+end
+local limit, period, concurrency = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local room = asked
+local topic_window
+if limit > 0 then
+  topic_window = window(KEYS[1], limit, period)
+  room = math.max(0, math.min(room, limit - topic_window.starts))
+end
+if concurrency > 0 and room > 0 then
+  room = math.max(0, math.min(room, free_permits(KEYS[2], concurrency)))
+end
+local group_concurrency, group_limit, group_period = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local grouped = group_concurrency > 0 or group_limit > 0
+local groups, group_order = {}, {}
+local function group_state(group)
+  local g = groups[group]
+  if g then
+    return g
+  end
+  g = {room = asked, admitted = 0, permits = {}, longest = 0}
+  if group_limit > 0 then
+    g.window = window(queue_key(KEYS[1], 'start-counts', 'group-starts:' .. group), group_limit, group_period)
+    g.room = math.min(g.room, group_limit - g.window.starts)
+  end
+  if group_concurrency > 0 then
+    g.permits_key = queue_key(KEYS[2], 'permits', 'group-permits:' .. group)
+    g.room = math.min(g.room, free_permits(g.permits_key, group_concurrency))
+  end
+  groups[group] = g
+  group_order[#group_order + 1] = group
+  return g
+end
+local verdicts, admitted, permits, longest = {}, 0, {}, 0
+local refused_by_topic = false
+for i = 1, asked do
+  local member, ttr, group = ARGV[4 + 3 * i], tonumber(ARGV[5 + 3 * i]), ARGV[6 + 3 * i]
+  local verdict = 'a'
+  if admitted >= room then
+    verdict = 't'
+    refused_by_topic = true
+  elseif grouped and group ~= '' then
+    local g = group_state(group)
+    if g.room <= 0 then
+      verdict = 'g'
+      g.refused = true
+    else
+      g.room = g.room - 1
+      g.admitted = g.admitted + 1
+      if g.permits_key then
+        g.longest = math.max(g.longest, ttr)
+        g.permits[#g.permits + 1] = now + ttr
+        g.permits[#g.permits + 1] = member
+      end
+    end
+  end
+  if verdict == 'a' then
+    admitted = admitted + 1
+    if concurrency > 0 then
       longest = math.max(longest, ttr)
       permits[#permits + 1] = now + ttr
-      permits[#permits + 1] = ARGV[2 + 2 * i]
-    end
-    redis.call('ZADD', KEYS[2], unpack(permits))
-    if redis.call('PTTL', KEYS[2]) < longest then
-      redis.call('PEXPIRE', KEYS[2], longest)
+      permits[#permits + 1] = member
     end
   end
+  verdicts[i] = verdict
 end
-if admitted < asked and limit > 0 and starts >= limit then
-  local oldest = bucket(redis.call('LINDEX', KEYS[1], 1))
-  wait = math.max(1, oldest + width - 1 + period - now)
+if admitted > 0 then
+  if topic_window then
+    count_starts(topic_window, admitted)
+  end
+  if concurrency > 0 then
+    add_permits(KEYS[2], permits, longest)
+  end
 end
-return {admitted, wait, now, (limit > 0) and math.max(0, limit - starts) or -1}
+local wait = -1
+if refused_by_topic and topic_window and topic_window.starts >= limit then
+  wait = wait_of(topic_window)
+end
+local out = {admitted, wait, now, topic_window and math.max(0, limit - topic_window.starts) or -1,
+  table.concat(verdicts)}
+for _, group in ipairs(group_order) do
+  local g = groups[group]
+  if g.admitted > 0 then
+    if g.window then
+      count_starts(g.window, g.admitted)
+    end
+    if g.permits_key then
+      add_permits(g.permits_key, g.permits, g.longest)
+    end
+  end
+  if g.refused then
+    out[#out + 1] = group
+    out[#out + 1] = (g.window and g.window.starts >= group_limit) and wait_of(g.window) or -1
+  end
+end
+return out

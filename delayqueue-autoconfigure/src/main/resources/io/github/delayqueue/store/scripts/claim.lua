@@ -25,12 +25,14 @@
 -- ARGV[1] id moved by BLMOVE or '', ARGV[2] most jobs to take from ready (1,000 at most),
 -- ARGV[3] topic's ttr ms,
 -- ARGV[4] this call's token, unique to the claiming thread, ARGV[5] the timeline argument
--- (see timeline in prelude.lua; '' or absent when off): each job claimed gets CLAIMED with
--- its attempt and this instance; a replayed claim records nothing again
+-- (see timeline in prelude.lua; '' when off): each job claimed gets CLAIMED with its
+-- attempt and this instance; a replayed claim records nothing again, ARGV[6] the groups
+-- held by their own limits, separated by spaces ('' or absent for none; see take_in_turns)
 -- Returns {now ms, id, attempt, record, ...}; attempt is -1 (and record '') for an id whose
 -- record vanished, which is dropped. Returns {now ms, 'paused'} when the topic is paused:
 -- nothing is claimed or counted, and the moved id goes back to the consuming end of the
--- ready list, where it was, so that the order of ready jobs is kept.
+-- ready list, where it was, so that the order of ready jobs is kept. Returns {now ms, 'held'}
+-- when nothing was claimed because only held groups have jobs waiting for their turn.
 -- Every step is one command for the whole batch (RPOP with a count, HMGET, variadic HSET
 -- and ZADD): under load Redis's cost per command, not per id, sets the drain rate.
 local now = redis_now()
@@ -72,23 +74,49 @@ end
 -- list has entries left. So a group with a hundred thousand ready jobs waits for its turn
 -- like a group with ten, and within a group jobs go in the order they became ready. The
 -- groups hash holds '' -> the entries of the group lists, which are READY jobs like the
--- ready list's, and 'p' -> the id put forward: while the group lists hold entries, the
--- job whose turn is next goes back on the ready list's consuming end, so that a consumer
--- waiting on the list (BLMOVE) wakes for it, and whichever claim takes it takes it first.
--- Entries only move between lists, so the ghost invariant holds with the group lists'
--- entries counted among the ready list's.
+-- ready list's, 'p' -> the id put forward and 'pg' -> its group: while the group lists hold
+-- entries, the job whose turn is next goes back on the ready list's consuming end, so that
+-- a consumer waiting on the list (BLMOVE) wakes for it, and whichever claim takes it takes
+-- it first. Entries only move between lists, so the ghost invariant holds with the group
+-- lists' entries counted among the ready list's.
+-- Groups held by their own limits (a group concurrency or rate limit, as the claiming
+-- instance last learnt them) are passed over and keep their place in the line. The job put
+-- forward is of a group not held, or, when every group with jobs waiting is held, of the
+-- first of them, so that the first claim after the hold finds it; a claim that takes it
+-- while its group is held returns it to the head of its group's line.
 -- Returns the ids taken: the moved id if it was the one put forward, then the jobs whose
--- turn it is, one more than count when an id was moved.
+-- turn it is, one more than count when an id was moved; and whether jobs were left only
+-- in held groups, whose turns were passed over.
 local function take_in_turns(groups, moved, count)
+  local only_held = false
   local turns = queue_key(KEYS[1], 'ready', 'group-turns')
   local prefix = queue_key(KEYS[1], 'ready', 'group:')
-  local forward = redis.call('HGET', groups, 'p')
+  -- Groups whose own limits admit none of their jobs now (ARGV[6]): their turns are passed
+  -- over, and they keep their place in the line.
+  local held, holding = {}, 0
+  for group in string.gmatch(ARGV[6] or '', '%S+') do
+    held[group] = true
+    holding = holding + 1
+  end
+  local forward, forward_group = unpack(redis.call('HMGET', groups, 'p', 'pg'))
+  forward_group = forward_group or ''
   local picked, entries = {}, {}
   local wanted = count
+  -- The id put forward, once found among the entries taken: picked, or, when its group is
+  -- held, returned to the head of its group's line.
+  local found, returned = false, nil
+  local function found_forward(id)
+    found = true
+    if held[forward_group] then
+      returned = id
+    else
+      picked[1] = id
+    end
+  end
   if moved then
     wanted = wanted + 1
     if moved == forward then
-      picked[1] = moved
+      found_forward(moved)
     else
       entries[1] = moved
     end
@@ -96,16 +124,19 @@ local function take_in_turns(groups, moved, count)
   local popped = redis.call('RPOP', KEYS[1], 1000)
   if popped then
     for _, id in ipairs(popped) do
-      if id == forward and #picked == 0 then
-        picked[1] = id
+      if id == forward and not found then
+        found_forward(id)
       else
         entries[#entries + 1] = id
       end
     end
   end
-  if #picked > 0 then
+  if found then
     forward = nil
-    redis.call('HDEL', groups, 'p')
+    redis.call('HDEL', groups, 'p', 'pg')
+  end
+  if returned and redis.call('LPUSH', prefix .. forward_group, returned) == 1 then
+    redis.call('LPUSH', turns, forward_group)
   end
   if #entries > 0 then
     local records = redis.call('HMGET', KEYS[4], unpack(entries))
@@ -127,12 +158,22 @@ local function take_in_turns(groups, moved, count)
       end
     end
   end
-  local parked = (tonumber(redis.call('HGET', groups, '')) or 0) + #entries
+  local parked = (tonumber(redis.call('HGET', groups, '')) or 0) + #entries + (returned and 1 or 0)
+  -- The next group in turn that is not held, or the first held one when all are: a job of
+  -- it put forward is there for the first claim after the hold.
   local function next_in_turn()
-    local group = redis.call('LPOP', turns)
+    local line = redis.call('LRANGE', turns, 0, holding)
+    local group = line[1]
+    for _, candidate in ipairs(line) do
+      if not held[candidate] then
+        group = candidate
+        break
+      end
+    end
     if not group then
       return nil
     end
+    redis.call('LREM', turns, 1, group)
     local id = redis.call('LPOP', prefix .. group)
     if redis.call('EXISTS', prefix .. group) == 1 then
       redis.call('RPUSH', turns, group)
@@ -140,7 +181,7 @@ local function take_in_turns(groups, moved, count)
     if id then
       parked = parked - 1
     end
-    return id
+    return id, group
   end
   -- Turns in rounds: each round gives the groups at the head of the line (no more groups
   -- than jobs still wanted) the same number of jobs each, one LPOP per group, and sends
@@ -148,8 +189,22 @@ local function take_in_turns(groups, moved, count)
   -- another, as turns one at a time would hand them.
   while #picked < wanted and parked > 0 do
     local need = wanted - #picked
-    local line = redis.call('LRANGE', turns, 0, need - 1)
+    -- Held groups keep their place at the head of the line; at most `holding` of them.
+    local head = redis.call('LRANGE', turns, 0, need + holding - 1)
+    local line, passed, examined = {}, {}, 0
+    for _, group in ipairs(head) do
+      if #line == need then
+        break
+      end
+      examined = examined + 1
+      if held[group] then
+        passed[#passed + 1] = group
+      else
+        line[#line + 1] = group
+      end
+    end
     if #line == 0 then
+      only_held = #head > 0
       break
     end
     local each = math.max(1, math.floor(need / #line))
@@ -162,7 +217,14 @@ local function take_in_turns(groups, moved, count)
         again[#again + 1] = group
       end
     end
-    redis.call('LTRIM', turns, #line, -1)
+    redis.call('LTRIM', turns, examined, -1)
+    if #passed > 0 then
+      local back = {}
+      for i = #passed, 1, -1 do
+        back[#back + 1] = passed[i]
+      end
+      redis.call('LPUSH', turns, unpack(back))
+    end
     if #again > 0 then
       redis.call('RPUSH', turns, unpack(again))
     end
@@ -183,17 +245,17 @@ local function take_in_turns(groups, moved, count)
     forward = nil
   end
   if parked > 0 and not forward then
-    local id = next_in_turn()
+    local id, group = next_in_turn()
     if id then
       redis.call('RPUSH', KEYS[1], id)
-      redis.call('HSET', groups, 'p', id)
+      redis.call('HSET', groups, 'p', id, 'pg', group)
     end
   end
   if parked < 0 then
     parked = 0
   end
   redis.call('HSET', groups, '', parked)
-  return picked
+  return picked, only_held
 end
 -- Every list entry this call took, in order; ids are what is left once ghosts are dropped.
 local taken = {}
@@ -218,8 +280,9 @@ end
 -- id, and a script that fails after its RPOP would leave the popped ids in no state at all.
 local count = math.min(tonumber(ARGV[2]), 1000)
 local groups = queue_key(KEYS[1], 'ready', 'groups')
+local only_held = false
 if redis.call('EXISTS', groups) == 1 then
-  taken = take_in_turns(groups, taken[1], count)
+  taken, only_held = take_in_turns(groups, taken[1], count)
 elseif count > 0 then
   local popped = redis.call('RPOP', KEYS[1], count)
   if popped then
@@ -229,6 +292,9 @@ elseif count > 0 then
   end
 end
 if #taken == 0 then
+  if only_held then
+    return {now, 'held'}
+  end
   return out
 end
 -- One EXISTS per call when there are no ghosts, the common case.
