@@ -124,8 +124,13 @@ export function topicView(topic, params, settings) {
 		if (waiting === 0) {
 			return;
 		}
-		const largest = row.groups.largest.slice(0, 5).map((group) =>
-			`${group.group === null ? '(no group)' : group.group} ${count(group.waiting)}`);
+		// A group held back by its own bounds waits while the other groups take turns.
+		const largest = row.groups.largest.slice(0, 5).map((group) => {
+			const state = [group.running > 0 ? `${count(group.running)} running` : null,
+				group.held ? 'held back by its limits' : null].filter(Boolean);
+			return `${group.group === null ? '(no group)' : group.group} ${count(group.waiting)}`
+				+ (state.length ? ` (${state.join(', ')})` : '');
+		});
 		replace(groups, `${count(waiting)} ${waiting === 1 ? 'group has' : 'groups have'} ready jobs waiting for their turn`,
 			`: ${largest.join(', ')}${waiting > largest.length ? ', …' : ''}`);
 	}

@@ -378,33 +378,18 @@ public class DelayQueueEndpoint {
 
 	/**
 	 * The groups of a topic whose ready jobs wait for their turn, see
-	 * {@link DelayQueueAdmin#groups(String)}. Group names are header values: they are
-	 * hidden like the others.
+	 * {@link DelayQueueAdmin#groups(String)}, each with how it stands against its own
+	 * bounds. Group names are header values: they are hidden like the others
+	 * ({@value #HIDDEN}).
 	 *
 	 * @param waiting how many groups have jobs waiting for their turn
 	 * @param largest those with the most jobs waiting, most first
 	 */
-	public record GroupsDescriptor(long waiting, List<GroupDescriptor> largest) {
+	public record GroupsDescriptor(long waiting, List<TopicGroups.Waiting> largest) {
 
 		static GroupsDescriptor of(TopicGroups groups, boolean shown) {
-			return new GroupsDescriptor(groups.groups(),
-					groups.largest()
-						.stream()
-						.map((group) -> new GroupDescriptor((group.group() == null || shown) ? group.group() : HIDDEN,
-								group.waiting()))
-						.toList());
+			return new GroupsDescriptor(groups.groups(), (shown ? groups : groups.withoutNames()).largest());
 		}
-
-	}
-
-	/**
-	 * One group whose ready jobs wait for their turn.
-	 *
-	 * @param group the group, {@value #HIDDEN} when values are hidden from the caller, or
-	 * {@code null} for the jobs without one
-	 * @param waiting how many of its ready jobs wait
-	 */
-	public record GroupDescriptor(@Nullable String group, long waiting) {
 
 	}
 

@@ -101,11 +101,10 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 	@Override
 	public TopicGroups groups(String topic) {
 		WaitingGroups waiting = this.store.waitingGroups(JobConstraints.checkTopic(topic), MAX_GROUPS_SHOWN);
-		return new TopicGroups(topic, waiting.groups(),
-				waiting.largest()
-					.stream()
-					.map((group) -> new TopicGroups.Waiting(group.group(), group.waiting()))
-					.toList());
+		return new TopicGroups(topic, waiting.groups(), waiting.largest()
+			.stream()
+			.map((group) -> new TopicGroups.Waiting(group.group(), group.waiting(), group.running(), group.held()))
+			.toList());
 	}
 
 	@Override

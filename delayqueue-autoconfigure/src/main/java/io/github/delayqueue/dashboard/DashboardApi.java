@@ -413,32 +413,17 @@ public class DashboardApi {
 	}
 
 	/**
-	 * The groups of a topic whose ready jobs wait for their turn. Group names are header
-	 * values, hidden like the others.
+	 * The groups of a topic whose ready jobs wait for their turn, each with how it stands
+	 * against its own bounds. Group names are header values, hidden like the others.
 	 *
 	 * @param waiting how many groups have jobs waiting for their turn
 	 * @param largest those with the most jobs waiting, most first
 	 */
-	public record GroupsRow(long waiting, List<GroupRow> largest) {
+	public record GroupsRow(long waiting, List<TopicGroups.Waiting> largest) {
 
 		static GroupsRow of(TopicGroups groups, boolean shown) {
-			return new GroupsRow(groups.groups(),
-					groups.largest()
-						.stream()
-						.map((group) -> new GroupRow((group.group() == null || shown) ? group.group() : JobInfo.HIDDEN,
-								group.waiting()))
-						.toList());
+			return new GroupsRow(groups.groups(), (shown ? groups : groups.withoutNames()).largest());
 		}
-
-	}
-
-	/**
-	 * One group whose ready jobs wait for their turn.
-	 *
-	 * @param group the group, hidden or {@code null} for the jobs without one
-	 * @param waiting how many wait
-	 */
-	public record GroupRow(@Nullable String group, long waiting) {
 
 	}
 

@@ -58,6 +58,8 @@ public enum DelayQueueScript {
 	READ_TIMELINE("read-timeline"),
 	/** Reads the groups whose jobs wait for their turn in a queue. */
 	READ_GROUPS("read-groups"),
+	/** Reads how groups of a topic stand against their own bounds. */
+	READ_GROUP_BOUNDS("read-group-bounds"),
 	/** Sets or removes a queue's pause mark. */
 	PAUSE("pause"),
 	/** A drained partition gets its retirement mark. */

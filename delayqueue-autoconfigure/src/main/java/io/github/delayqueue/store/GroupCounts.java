@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Reads the groups whose READY jobs wait for their turn in each queue of a topic (see
- * {@code claim.lua}), one script call per queue in one round trip.
+ * {@code claim.lua}), one script call per queue in one round trip, and how the largest
+ * stand against their own bounds (see {@code acquire-permits.lua}) in one more.
  *
  * @author delayqueue contributors
  */
@@ -41,13 +42,36 @@ final class GroupCounts {
 				waiting.merge(String.valueOf(reply.get(i)), ScriptRunner.asLong(reply.get(i + 1)), Long::sum);
 			}
 		}
-		List<WaitingGroups.Group> largest = waiting.entrySet()
+		List<Map.Entry<String, Long>> largest = waiting.entrySet()
 			.stream()
 			.sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
 			.limit(most)
-			.map((entry) -> new WaitingGroups.Group(entry.getKey().isEmpty() ? null : entry.getKey(), entry.getValue()))
 			.toList();
-		return new WaitingGroups(groups, largest);
+		List<Object> bounds = bounds(topic,
+				largest.stream().map(Map.Entry::getKey).filter((g) -> !g.isEmpty()).toList());
+		List<WaitingGroups.Group> shown = new ArrayList<>(largest.size());
+		int named = 0;
+		for (Map.Entry<String, Long> entry : largest) {
+			if (entry.getKey().isEmpty()) {
+				shown.add(new WaitingGroups.Group(null, entry.getValue(), 0, false));
+			}
+			else {
+				shown.add(new WaitingGroups.Group(entry.getKey(), entry.getValue(),
+						ScriptRunner.asLong(bounds.get(2 * named)),
+						ScriptRunner.asLong(bounds.get(2 * named + 1)) > 0));
+				named++;
+			}
+		}
+		return new WaitingGroups(groups, shown);
+	}
+
+	// How each named group stands against its own bounds, in the topic's hash tag.
+	private List<Object> bounds(String topic, List<String> groups) {
+		if (groups.isEmpty()) {
+			return List.of();
+		}
+		return this.scripts.run(DelayQueueScript.READ_GROUP_BOUNDS, List.of(this.keys.topic(topic).permits()),
+				groups.toArray(String[]::new));
 	}
 
 }

@@ -20,8 +20,12 @@ public record WaitingGroups(long groups, List<Group> largest) {
 	 *
 	 * @param group the group, or {@code null} for the jobs sent without one
 	 * @param waiting how many of its READY jobs wait for their turn
+	 * @param running how many of its jobs run holding a permit of its own concurrency (0
+	 * without a group concurrency)
+	 * @param held whether its own bounds (a group concurrency or rate limit) refuse its
+	 * jobs now, as an instance last found
 	 */
-	public record Group(@Nullable String group, long waiting) {
+	public record Group(@Nullable String group, long waiting, long running, boolean held) {
 
 	}
 

@@ -157,6 +157,10 @@ class DelayQueueActuatorIntegrationTests {
 		assertThat(response.json().at("/groups/waiting").asLong()).isEqualTo(2);
 		assertThat(response.json().at("/groups/largest/0/group").asString()).isEqualTo(JobInfo.HIDDEN);
 		assertThat(response.json().at("/groups/largest/0/waiting").asLong()).isEqualTo(2);
+		// No group bounds are set: none runs under one, none is held back.
+		assertThat(response.json().at("/groups/largest/0/running").asLong()).isZero();
+		assertThat(response.json().at("/groups/largest/0/held").isBoolean()).isTrue();
+		assertThat(response.json().at("/groups/largest/0/held").asBoolean()).isFalse();
 		assertThat(response.json().at("/groups/largest/1/waiting").asLong()).isEqualTo(1);
 		assertThat(response.body()).doesNotContain("tenant-secret");
 		assertThat(http.get("/delayqueue/orders").json().at("/groups/waiting").asLong()).isZero();

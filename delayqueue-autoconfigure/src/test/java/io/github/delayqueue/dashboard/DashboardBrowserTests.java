@@ -1,6 +1,7 @@
 package io.github.delayqueue.dashboard;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,6 +15,7 @@ import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.NonRetryableJobException;
 import io.github.delayqueue.presence.ListenerPresence;
 import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.TopicLimiter;
 import io.github.delayqueue.test.RedisExtension;
 import jakarta.servlet.Filter;
 import org.junit.jupiter.api.BeforeEach;
@@ -207,15 +209,22 @@ class DashboardBrowserTests {
 			queue.send(JobRequest.builder("reports.monthly", Map.of("report", i)).group("globex").build());
 		}
 		// No listener runs for the topic: one claim lines its ready jobs up by group.
-		assertThat(
-				this.dashboard.bean(JobClaims.class).claim("reports.monthly", null, 1, Duration.ofSeconds(30)).jobs())
-			.hasSize(1);
+		JobClaims claims = this.dashboard.bean(JobClaims.class);
+		assertThat(claims.claim("reports.monthly", null, 1, Duration.ofSeconds(30)).jobs()).hasSize(1);
+		// acme runs one job under a group concurrency of one and a rate limit of one a
+		// minute, and a second delivery is refused: acme is held back by its own limits.
+		TopicLimiter.Limits limits = new TopicLimiter.Limits(0, Duration.ofSeconds(1), 0, 1, 1, Duration.ofMinutes(1));
+		assertThat(claims.limiter()
+			.admit("reports.monthly", limits,
+					List.of(new TopicLimiter.Delivery("report-0", 1, Duration.ofMinutes(1), "acme"),
+							new TopicLimiter.Delivery("report-1", 1, Duration.ofMinutes(1), "acme")))
+			.verdicts()).isEqualTo("ag");
 
 		this.browser.open(page + "#/topics/reports.monthly?state=ready");
 		await().atMost(PATIENCE)
 			.untilAsserted(() -> assertThat(this.browser.text("#topic-groups"))
-				.isEqualTo("2 groups have ready jobs waiting for their turn: " + JobInfo.HIDDEN + " 3, "
-						+ JobInfo.HIDDEN + " 1"));
+				.isEqualTo("2 groups have ready jobs waiting for their turn: " + JobInfo.HIDDEN
+						+ " 3 (1 running, held back by its limits), " + JobInfo.HIDDEN + " 1"));
 		assertThat(this.browser.all("#jobs tr[data-job]")).hasSize(5);
 		this.browser.screenshot("dashboard-topic-groups");
 	}

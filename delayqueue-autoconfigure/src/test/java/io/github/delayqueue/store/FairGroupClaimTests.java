@@ -174,6 +174,28 @@ class FairGroupClaimTests {
 	}
 
 	@Test
+	void aGroupAtItsOwnBoundsShowsAsHeldWithItsRunningJobs() {
+		sendInOrder("bounds");
+		assertThat(claimOne("bounds")).containsExactly("a0");
+		TopicLimiter.Limits limits = new TopicLimiter.Limits(0, Duration.ofSeconds(1), 0, 1, 0, Duration.ofSeconds(1));
+		assertThat(this.claims.limiter()
+			.admit("bounds", limits,
+					List.of(new TopicLimiter.Delivery("a0", 1, TTR, "a"), new TopicLimiter.Delivery("a1", 1, TTR, "a"),
+							new TopicLimiter.Delivery("b0", 1, TTR, "b")))
+			.verdicts()).isEqualTo("aga");
+		TopicGroups groups = this.admin.groups("bounds");
+		assertThat(groups.largest()).containsExactlyInAnyOrder(new TopicGroups.Waiting("a", 4, 1, true),
+				new TopicGroups.Waiting("b", 1, 1, false), new TopicGroups.Waiting(null, 1));
+		assertThat(groups.withoutNames().largest()).extracting(TopicGroups.Waiting::group)
+			.containsOnly(JobInfo.HIDDEN, null);
+		this.claims.limiter().release("bounds", "a", List.of(TopicLimiter.Delivery.member("a0", 1)));
+		assertThat(this.admin.groups("bounds").largest()).contains(new TopicGroups.Waiting("b", 1, 1, false))
+			.anySatisfy((waiting) -> assertThat(waiting)
+				.extracting(TopicGroups.Waiting::group, TopicGroups.Waiting::running)
+				.containsExactly("a", 0L));
+	}
+
+	@Test
 	void refusesAGroupWithACharacterTheQueueCannotStoreBeforeWritingAnything() {
 		assertThatExceptionOfType(InvalidJobException.class)
 			.isThrownBy(() -> this.template.send(JobRequest.builder("refused", "x").id("x").group("a \"b\"").build()))

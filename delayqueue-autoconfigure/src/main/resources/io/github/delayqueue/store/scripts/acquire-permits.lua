@@ -30,7 +30,8 @@
 -- concurrency of its own, counted the same way under keys of its own in the topic's hash
 -- tag ('group-starts:<group>', 'group-permits:<group>'); jobs without a group are bound by
 -- the topic's limits only. A delivery is admitted only while both the topic and its group
--- have room, so a group at its bound refuses its own deliveries and no other group's.
+-- have room, so a group at its bound refuses its own deliveries and no other group's. A
+-- group that refused one is marked in 'group-holds', for display only.
 -- KEYS[1] the topic's start counts (list), KEYS[2] its permits (zset), KEYS[3] its hold mark
 -- ARGV[1] rate limit (0: none), ARGV[2] its period ms, ARGV[3] global concurrency (0: none),
 -- ARGV[4] each group's concurrency (0: none), ARGV[5] each group's rate limit (0: none),
@@ -190,6 +191,11 @@ if refused_by_topic and topic_window and topic_window.starts >= limit then
 end
 local out = {admitted, wait, now, topic_window and math.max(0, limit - topic_window.starts) or -1,
   table.concat(verdicts)}
+-- Each group that refused a delivery is marked held in the topic's group-holds hash (group
+-- -> until ms) for as long as it says, or a second when only a permit given back ends it,
+-- for the endpoint and dashboard to show (see read-group-bounds).
+local HELD_SHOWN_MS = 1000
+local refused_groups, shown_until = {}, now
 for _, group in ipairs(group_order) do
   local g = groups[group]
   if g.admitted > 0 then
@@ -201,8 +207,19 @@ for _, group in ipairs(group_order) do
     end
   end
   if g.refused then
+    local group_wait = (g.window and g.window.starts >= group_limit) and wait_of(g.window) or -1
     out[#out + 1] = group
-    out[#out + 1] = (g.window and g.window.starts >= group_limit) and wait_of(g.window) or -1
+    out[#out + 1] = group_wait
+    refused_groups[#refused_groups + 1] = group
+    refused_groups[#refused_groups + 1] = now + math.max(group_wait, HELD_SHOWN_MS)
+    shown_until = math.max(shown_until, now + math.max(group_wait, HELD_SHOWN_MS))
+  end
+end
+if #refused_groups > 0 then
+  local holds = queue_key(KEYS[2], 'permits', 'group-holds')
+  redis.call('HSET', holds, unpack(refused_groups))
+  if redis.call('PTTL', holds) < shown_until - now then
+    redis.call('PEXPIRE', holds, shown_until - now)
   end
 end
 return out
