@@ -176,7 +176,12 @@ final class TopicLimitGate {
 				refused.add(execution);
 			}
 		}
-		refused.forEach(JobExecution::handBack);
+		// Last first: each goes back in front of those handed back before it, so that
+		// they
+		// keep their order.
+		for (int i = refused.size() - 1; i >= 0; i--) {
+			refused.get(i).handBack();
+		}
 		if (admission.refusedByTopic()) {
 			Duration wait = admission.retryAfter();
 			if (wait == null) {

@@ -196,6 +196,20 @@ class FairGroupClaimTests {
 	}
 
 	@Test
+	void aJobHandedBackGoesBackToTheHeadOfItsGroupsLine() {
+		sendInOrder("handback");
+		List<ClaimedJob> claimed = this.claims.claim("handback", null, 3, TTR).jobs();
+		assertThat(claimed).extracting(ClaimedJob::id).containsExactly("a0", "b0", "u0");
+		assertThat(this.claims.release(claimed.get(1))).isTrue();
+		List<String> taken = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			taken.addAll(claimOne("handback"));
+		}
+		assertThat(taken).containsExactly("a1", "b0", "a2", "b1", "a3", "a4");
+		assertThat(this.admin.stats("handback").ready()).isZero();
+	}
+
+	@Test
 	void refusesAGroupWithACharacterTheQueueCannotStoreBeforeWritingAnything() {
 		assertThatExceptionOfType(InvalidJobException.class)
 			.isThrownBy(() -> this.template.send(JobRequest.builder("refused", "x").id("x").group("a \"b\"").build()))

@@ -162,6 +162,17 @@ class TopicLimiterTests {
 	}
 
 	@Test
+	void aGroupsPermitsComeBackWhenTheirTimeToRunEndsAsWhenTheirInstanceDied() {
+		Limits limits = new Limits(0, Duration.ofSeconds(1), 0, 1, 0, Duration.ofSeconds(1));
+		Delivery orphan = new Delivery("orphan", 1, Duration.ofMillis(300), "a");
+		assertThat(this.limiter.admit("died", limits, List.of(orphan)).verdicts()).isEqualTo("a");
+		assertThat(this.limiter.admit("died", limits, List.of(grouped("next", "a"))).verdicts()).isEqualTo("g");
+		// Nobody gives the orphan's permit back: it is free once its time to run ends.
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.limiter.admit("died", limits, List.of(grouped("next", "a"))).admits(0));
+	}
+
+	@Test
 	void eachGroupHasASlidingWindowOfItsOwnAndSaysWhenItAdmitsAgain() {
 		Limits limits = new Limits(0, Duration.ofSeconds(1), 0, 0, 2, Duration.ofSeconds(2));
 		Admission first = this.limiter.admit("windows", limits,

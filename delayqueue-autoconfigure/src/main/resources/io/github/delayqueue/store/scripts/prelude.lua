@@ -188,6 +188,7 @@ end
 -- escapes. The first such job marks its queue's groups hash, and from then on claims take
 -- the queue's ready jobs in turns by group (see claim.lua).
 local GROUP_MARK = '"delayqueue-group":"'
+local GROUP_PATTERN = string.gsub(GROUP_MARK, '%-', '%%-') .. '([^"]*)"'
 -- A record's group, '' for none or for no record. A record is
 -- 'created|due|ttr|max attempts|headers|payload'; only the headers are searched.
 local function group_of(record)
@@ -195,7 +196,7 @@ local function group_of(record)
   if not headers or headers == '' then
     return ''
   end
-  return string.match(headers, '"delayqueue%-group":"([^"]*)"') or ''
+  return string.match(headers, GROUP_PATTERN) or ''
 end
 -- Another key of the same queue: key, whose name ends in own, with own replaced by name.
 local function queue_key(key, own, name)

@@ -2,7 +2,7 @@
 -- consumer is shutting down). The delivery is not counted, and the job goes to the
 -- consuming end of the ready list so another consumer takes it at once.
 -- Ghosts (see claim.lua): the job was RUNNING, so it had no entry in the ready list; its
--- one new entry keeps the ghost invariant.
+-- one new entry (in the ready list or its group's line) keeps the ghost invariant.
 -- A job with a successor (see take_over in prelude.lua) is not released: its new version
 -- takes its place.
 -- KEYS[1] running, KEYS[2] ready, KEYS[3] attempts, KEYS[4] jobs, KEYS[5] delayed,
@@ -27,6 +27,19 @@ if take_over({jobs = KEYS[4], delayed = KEYS[5], ready = KEYS[2], attempts = KEY
 end
 if redis.call('HINCRBY', KEYS[3], id, -1) <= 0 then
   redis.call('HDEL', KEYS[3], id)
+end
+-- A queue whose jobs take turns by group (see claim.lua) with a job put forward: the job
+-- goes back to the head of its group's line, where it was, rather than behind the jobs of
+-- its group that became ready after it. Without a job put forward it goes on the ready
+-- list, so that a waiting consumer wakes for it.
+local groups = queue_key(KEYS[2], 'ready', 'groups')
+if redis.call('HEXISTS', groups, 'p') == 1 then
+  local group = group_of(redis.call('HGET', KEYS[4], id))
+  if redis.call('LPUSH', queue_key(KEYS[2], 'ready', 'group:') .. group, id) == 1 then
+    redis.call('LPUSH', queue_key(KEYS[2], 'ready', 'group-turns'), group)
+  end
+  redis.call('HINCRBY', groups, '', 1)
+  return 1
 end
 redis.call('RPUSH', KEYS[2], id)
 return 1
