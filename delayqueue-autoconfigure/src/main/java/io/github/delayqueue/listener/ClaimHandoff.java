@@ -37,6 +37,9 @@ final class ClaimHandoff implements ReadyJobWaiter.Handoff {
 
 	private boolean idle;
 
+	// Set by lookAgain(): the loop's idle spell ends with no id.
+	private boolean lookAgain;
+
 	/**
 	 * Create a hand-off.
 	 * @param freePermits how many more jobs the container may claim now, besides the one
@@ -79,7 +82,23 @@ final class ClaimHandoff implements ReadyJobWaiter.Handoff {
 	}
 
 	/**
-	 * Be idle until a waiter hands over an id, the hand-off closes, or a while passes.
+	 * End the loop's idle spell (see {@link #awaitReady}) now, or its next one at once:
+	 * jobs that no waiter brings may be claimable (a group's permit came back).
+	 */
+	void lookAgain() {
+		this.lock.lock();
+		try {
+			this.lookAgain = true;
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Be idle until a waiter hands over an id, the hand-off closes, {@link #lookAgain()}
+	 * is called, or a while passes.
 	 * @param maxWait how long to wait at most
 	 * @return the id handed over, or {@code null}
 	 * @throws InterruptedException if the thread is interrupted
@@ -90,10 +109,11 @@ final class ClaimHandoff implements ReadyJobWaiter.Handoff {
 			this.idle = true;
 			this.changed.signalAll();
 			long wait = maxWait.toNanos();
-			while (this.open && this.ready.isEmpty() && wait > 0) {
+			while (this.open && this.ready.isEmpty() && !this.lookAgain && wait > 0) {
 				wait = this.changed.awaitNanos(wait);
 			}
 			this.idle = false;
+			this.lookAgain = false;
 			return this.open ? this.ready.pollFirst() : null;
 		}
 		finally {

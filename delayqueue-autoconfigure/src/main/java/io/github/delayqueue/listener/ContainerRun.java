@@ -59,6 +59,8 @@ final class ContainerRun {
 
 	private final ReadyJobClaimer claimer;
 
+	private final TopicLimitGate limits;
+
 	// Whether a topic has a global concurrency: jobs are then never claimed ahead.
 	private final boolean globallyBounded;
 
@@ -97,10 +99,10 @@ final class ContainerRun {
 		// must stay up while nothing is ready, as it does once a handler ran. Closing the
 		// context (the shutdown hook does) ends it.
 		this.poller.setDaemon(false);
-		TopicLimitGate limits = new TopicLimitGate(claims.limiter(), container.factory().policies()::forTopic,
-				this.pauses, this.handoff::wake);
-		this.globallyBounded = limits.anyGloballyBounded(container.getTopics());
-		this.claimer = new ReadyJobClaimer(container, this.handoff, this.pauses, limits,
+		this.limits = new TopicLimitGate(claims.limiter(), container.factory().policies()::forTopic, this.pauses,
+				this.handoff::wake, this.handoff::lookAgain);
+		this.globallyBounded = this.limits.anyGloballyBounded(container.getTopics());
+		this.claimer = new ReadyJobClaimer(container, this.handoff, this.pauses, this.limits,
 				() -> this.interruptingHandlers);
 		this.waiters.watch(this.claimer.queues());
 	}
@@ -282,10 +284,17 @@ final class ContainerRun {
 	/**
 	 * Wait, holding one free worker, for a waiter to bring a ready job. Blocking waits
 	 * are the way jobs arrive, but only a hint: should they fail for a while, look for
-	 * ready jobs anyway now and then.
+	 * ready jobs anyway now and then, and when a group's hold ends.
 	 */
 	private List<JobExecution> awaitReady() throws InterruptedException {
-		ClaimHandoff.ReadyId ready = this.handoff.awaitReady(this.container.factory().getPollTimeout().multipliedBy(5));
+		Duration wait = this.container.factory().getPollTimeout().multipliedBy(5);
+		// Jobs of held groups are claimable once the first hold ends, and no waiter
+		// brings them: none is put forward while every group with jobs waiting is held.
+		Duration groupHold = this.limits.untilFirstGroupHoldEnds();
+		if (!groupHold.isZero() && groupHold.compareTo(wait) < 0) {
+			wait = groupHold;
+		}
+		ClaimHandoff.ReadyId ready = this.handoff.awaitReady(wait);
 		if (!this.active) {
 			return List.of();
 		}

@@ -83,25 +83,24 @@ final class GroupHolds {
 	}
 
 	/**
-	 * Return how long until the first hold of a topic's groups ends.
-	 * @param topic the topic
-	 * @return the time left, zero when no group of it is held
+	 * Return how long until the first hold of any group ends.
+	 * @return the time left, zero when no group is held
 	 */
-	Duration shortestLeft(String topic) {
-		Map<String, Hold> groups = this.holds.get(topic);
-		if (groups == null) {
+	Duration shortestLeft() {
+		if (this.holds.isEmpty()) {
 			return Duration.ZERO;
 		}
 		long now = this.nanoClock.getAsLong();
-		return groups.values()
-			.stream()
-			.mapToLong((hold) -> hold.until() - now)
-			.filter((left) -> left > 0)
-			.min()
-			.stream()
-			.mapToObj(Duration::ofNanos)
-			.findFirst()
-			.orElse(Duration.ZERO);
+		long shortest = Long.MAX_VALUE;
+		for (Map<String, Hold> groups : this.holds.values()) {
+			for (Hold hold : groups.values()) {
+				long left = hold.until() - now;
+				if (left > 0 && left < shortest) {
+					shortest = left;
+				}
+			}
+		}
+		return (shortest == Long.MAX_VALUE) ? Duration.ZERO : Duration.ofNanos(shortest);
 	}
 
 	private record Hold(long until, boolean untilPermit) {

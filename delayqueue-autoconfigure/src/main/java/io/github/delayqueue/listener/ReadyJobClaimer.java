@@ -195,9 +195,7 @@ final class ReadyJobClaimer {
 		if (claim.paused()) {
 			this.pauses.foundPaused(call.queue());
 		}
-		else if (claim.onlyHeldGroupsReady()) {
-			this.limits.onlyHeldGroupsReady(call.queue());
-		}
+
 		else if (!again) {
 			this.pauses.foundUnpaused(call.queue(), sentAt);
 		}

@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
-import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.store.JobRecordCodec;
 import io.github.delayqueue.store.TopicLimiter;
@@ -33,7 +32,9 @@ import org.jspecify.annotations.Nullable;
  * A group at its own bounds (a group concurrency or rate limit) refuses its own jobs and
  * no other group's: those are handed back, and the group is passed over by this
  * container's claims (see {@link GroupHolds}) for as long as its limits say, while the
- * other groups take their turns; the topic is not held back.
+ * other groups take their turns; the topic is not held back. The container claims again
+ * when the first such hold ends, or at once when a permit of a held group comes back
+ * here.
  *
  * @author delayqueue contributors
  */
@@ -54,6 +55,8 @@ final class TopicLimitGate {
 
 	private final Runnable wakeWaiters;
 
+	private final Runnable lookAgain;
+
 	private final GroupHolds groupHolds = new GroupHolds(System::nanoTime);
 
 	// Topics left alone because their global concurrency was used up: a permit given back
@@ -65,11 +68,12 @@ final class TopicLimitGate {
 	private final Map<String, Integer> rateRoom = new HashMap<>();
 
 	TopicLimitGate(TopicLimiter limiter, Function<String, TopicPolicy> policies, TopicPauses pauses,
-			Runnable wakeWaiters) {
+			Runnable wakeWaiters, Runnable lookAgain) {
 		this.limiter = limiter;
 		this.policies = policies;
 		this.pauses = pauses;
 		this.wakeWaiters = wakeWaiters;
+		this.lookAgain = lookAgain;
 	}
 
 	/**
@@ -110,15 +114,13 @@ final class TopicLimitGate {
 	}
 
 	/**
-	 * A claim found only jobs of held groups ready in a queue: leave the queue alone
-	 * until the first of those holds ends.
-	 * @param queue the queue
+	 * Return how long until the first hold of a group ends, when this container should
+	 * claim again even if no job became ready meanwhile: while every group with jobs
+	 * waiting is held, no job is put forward for the waiters.
+	 * @return the time left, zero when no group is held
 	 */
-	void onlyHeldGroupsReady(String queue) {
-		Duration left = this.groupHolds.shortestLeft(DelayQueueKeys.topicOf(queue));
-		if (!left.isZero()) {
-			this.pauses.holdQueue(queue, left);
-		}
+	Duration untilFirstGroupHoldEnds() {
+		return this.groupHolds.shortestLeft();
 	}
 
 	/**
@@ -201,12 +203,10 @@ final class TopicLimitGate {
 		boolean groupFree = group != null && this.groupHolds.permitBack(topic, group);
 		if (topicFree) {
 			this.pauses.endHold(topic);
-		}
-		else if (groupFree) {
-			this.pauses.endQueueHolds(topic);
-		}
-		if (topicFree || groupFree) {
 			this.wakeWaiters.run();
+		}
+		if (groupFree) {
+			this.lookAgain.run();
 		}
 	}
 

@@ -53,9 +53,6 @@ final class TopicPauses {
 	// By topic, not queue: a topic's limits hold for all its partitions.
 	private final Map<String, Long> heldUntil = new ConcurrentHashMap<>();
 
-	// By queue: a queue whose ready jobs all belong to groups held back (see GroupHolds).
-	private final Map<String, Long> queueHeldUntil = new ConcurrentHashMap<>();
-
 	private final LongSupplier nanoClock;
 
 	private final Predicate<String> pausedInRedis;
@@ -99,36 +96,11 @@ final class TopicPauses {
 	}
 
 	/**
-	 * Every ready job of a queue belongs to a group held back (see {@link GroupHolds}):
-	 * leave the queue alone until the first of those holds ends. A shorter hold never
-	 * cuts a longer one short.
-	 * @param queue the queue
-	 * @param duration how long
-	 */
-	void holdQueue(String queue, Duration duration) {
-		long until = this.nanoClock.getAsLong() + duration.toNanos();
-		this.queueHeldUntil.merge(queue, until, (a, b) -> (a - b < 0) ? b : a);
-	}
-
-	/**
-	 * A topic's limits admit its jobs again (a permit came back): end its hold, and that
-	 * of each of its queues, now.
+	 * A topic's limits admit its jobs again (a permit came back): end its hold now.
 	 * @param topic the topic
 	 */
 	void endHold(String topic) {
 		this.heldUntil.remove(topic);
-		endQueueHolds(topic);
-	}
-
-	/**
-	 * A group of a topic admits its jobs again (a permit came back): end the holds of the
-	 * topic's queues now, see {@link #holdQueue}.
-	 * @param topic the topic
-	 */
-	void endQueueHolds(String topic) {
-		if (!this.queueHeldUntil.isEmpty()) {
-			this.queueHeldUntil.keySet().removeIf((queue) -> DelayQueueKeys.topicOf(queue).equals(topic));
-		}
 	}
 
 	/**
@@ -139,8 +111,7 @@ final class TopicPauses {
 	Duration remaining(String queue) {
 		long paused = left(this.skipUntil, queue);
 		long held = this.heldUntil.isEmpty() ? 0 : left(this.heldUntil, DelayQueueKeys.topicOf(queue));
-		long queueHeld = this.queueHeldUntil.isEmpty() ? 0 : left(this.queueHeldUntil, queue);
-		return Duration.ofNanos(Math.max(paused, Math.max(held, queueHeld)));
+		return Duration.ofNanos(Math.max(paused, held));
 	}
 
 	private long left(Map<String, Long> untils, String key) {
@@ -202,7 +173,6 @@ final class TopicPauses {
 	void retain(Collection<String> queues) {
 		this.skipUntil.keySet().retainAll(queues);
 		this.seenUnpaused.keySet().retainAll(queues);
-		this.queueHeldUntil.keySet().retainAll(queues);
 	}
 
 }

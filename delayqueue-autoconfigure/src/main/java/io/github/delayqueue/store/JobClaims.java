@@ -39,8 +39,6 @@ public final class JobClaims {
 
 	private static final String PAUSED = "paused";
 
-	private static final String ONLY_HELD_GROUPS = "held";
-
 	private final ScriptRunner scripts;
 
 	private final DelayQueueKeys keys;
@@ -189,12 +187,9 @@ public final class JobClaims {
 				String.join(" ", call.heldGroups()));
 		long now = ScriptRunner.asLong(reply.get(0));
 		// A reply of two elements cannot hold jobs (three elements each): the topic is
-		// paused, or only held groups have ready jobs.
+		// paused.
 		if (reply.size() == 2 && PAUSED.equals(reply.get(1))) {
 			return new Claim(now, List.of(), true);
-		}
-		if (reply.size() == 2 && ONLY_HELD_GROUPS.equals(reply.get(1))) {
-			return new Claim(now, List.of(), false, true);
 		}
 		List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 1) / 3);
 		for (int i = 1; i + 2 < reply.size(); i += 3) {
@@ -429,20 +424,8 @@ public final class JobClaims {
 	 * @param jobs the claimed jobs; an attempt of -1 marks an id whose record vanished
 	 * @param paused whether the topic is paused, in which case nothing was claimed and a
 	 * moved id went back to the ready list
-	 * @param onlyHeldGroupsReady whether nothing was claimed because every ready job
-	 * belongs to a group the call passed over
 	 */
-	public record Claim(long redisNow, List<ClaimedJob> jobs, boolean paused, boolean onlyHeldGroupsReady) {
-
-		/**
-		 * The outcome of a claim that passed over no group.
-		 * @param redisNow the Redis clock when the jobs were claimed, in epoch ms
-		 * @param jobs the claimed jobs
-		 * @param paused whether the topic is paused
-		 */
-		public Claim(long redisNow, List<ClaimedJob> jobs, boolean paused) {
-			this(redisNow, jobs, paused, false);
-		}
+	public record Claim(long redisNow, List<ClaimedJob> jobs, boolean paused) {
 
 	}
 

@@ -129,6 +129,44 @@ class GroupLimitsTests {
 		}));
 	}
 
+	@Test
+	void aGroupHeldForLongHoldsUpNoJobOfAnotherGroupThatBecomesReadyLater() {
+		ApplicationContextRunner limited = this.runner.withPropertyValues(
+				"delayqueue.topics.tenants.group.rate-limit.limit=2",
+				"delayqueue.topics.tenants.group.rate-limit.period=30s");
+		limited.run((context) -> {
+			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+			send(queue, Map.of("slow", 5));
+			await().atMost(Duration.ofSeconds(10)).until(() -> starts.size() == 2);
+			long sentAt = System.currentTimeMillis();
+			send(queue, Map.of("other", 2));
+			await().atMost(Duration.ofSeconds(10)).until(() -> startsOf("other").size() == 2);
+			assertThat(startsOf("other")).allSatisfy((at) -> assertThat(at - sentAt).isLessThan(2000));
+			assertThat(startsOf("slow")).hasSize(2);
+		});
+	}
+
+	@Test
+	void theJobsOfAHeldGroupStartWhenItsHoldEndsWithNoOtherJobToWakeTheListener() {
+		ApplicationContextRunner limited = this.runner.withPropertyValues(
+				"delayqueue.topics.tenants.group.rate-limit.limit=2",
+				"delayqueue.topics.tenants.group.rate-limit.period=2s");
+		limited.run((context) -> {
+			send(context.getBean(DelayQueueOperations.class), Map.of("paced", 4));
+			await().atMost(Duration.ofSeconds(20)).until(() -> starts.size() == 4);
+			List<Long> times = startsOf("paced");
+			// The second pair starts when the window lets it, not at the listener's next
+			// look for jobs no waiter brought.
+			assertThat(times.get(2) - times.get(0)).isBetween(2000 - DISPATCH_SLACK_MILLIS, 3000L);
+		});
+	}
+
+	private static List<Long> startsOf(String group) {
+		List<Start> sorted = new ArrayList<>(starts);
+		sorted.sort((x, y) -> Long.compare(x.at(), y.at()));
+		return sorted.stream().filter((start) -> start.group().equals(group)).map(Start::at).toList();
+	}
+
 	private static void send(DelayQueueOperations queue, Map<String, Integer> jobsByGroup) {
 		List<JobRequest> requests = new ArrayList<>();
 		jobsByGroup.forEach((group, jobs) -> {

@@ -31,8 +31,7 @@
 -- Returns {now ms, id, attempt, record, ...}; attempt is -1 (and record '') for an id whose
 -- record vanished, which is dropped. Returns {now ms, 'paused'} when the topic is paused:
 -- nothing is claimed or counted, and the moved id goes back to the consuming end of the
--- ready list, where it was, so that the order of ready jobs is kept. Returns {now ms, 'held'}
--- when nothing was claimed because only held groups have jobs waiting for their turn.
+-- ready list, where it was, so that the order of ready jobs is kept.
 -- Every step is one command for the whole batch (RPOP with a count, HMGET, variadic HSET
 -- and ZADD): under load Redis's cost per command, not per id, sets the drain rate.
 local now = redis_now()
@@ -81,14 +80,13 @@ end
 -- lists' entries counted among the ready list's.
 -- Groups held by their own limits (a group concurrency or rate limit, as the claiming
 -- instance last learnt them) are passed over and keep their place in the line. The job put
--- forward is of a group not held, or, when every group with jobs waiting is held, of the
--- first of them, so that the first claim after the hold finds it; a claim that takes it
--- while its group is held returns it to the head of its group's line.
+-- forward is of a group not held; when every group with jobs waiting is held, none is, so
+-- that waiting consumers block until a job becomes ready, and the instance that holds the
+-- groups claims again when the first hold ends. A claim that takes a job put forward while
+-- its group is held returns it to the head of its group's line.
 -- Returns the ids taken: the moved id if it was the one put forward, then the jobs whose
--- turn it is, one more than count when an id was moved; and whether jobs were left only
--- in held groups, whose turns were passed over.
+-- turn it is, one more than count when an id was moved.
 local function take_in_turns(groups, moved, count)
-  local only_held = false
   local turns = queue_key(KEYS[1], 'ready', 'group-turns')
   local prefix = queue_key(KEYS[1], 'ready', 'group:')
   -- Groups whose own limits admit none of their jobs now (ARGV[6]): their turns are passed
@@ -159,12 +157,10 @@ local function take_in_turns(groups, moved, count)
     end
   end
   local parked = (tonumber(redis.call('HGET', groups, '')) or 0) + #entries + (returned and 1 or 0)
-  -- The next group in turn that is not held, or the first held one when all are: a job of
-  -- it put forward is there for the first claim after the hold.
+  -- The next group in turn that is not held, if any.
   local function next_in_turn()
-    local line = redis.call('LRANGE', turns, 0, holding)
-    local group = line[1]
-    for _, candidate in ipairs(line) do
+    local group
+    for _, candidate in ipairs(redis.call('LRANGE', turns, 0, holding)) do
       if not held[candidate] then
         group = candidate
         break
@@ -204,7 +200,6 @@ local function take_in_turns(groups, moved, count)
       end
     end
     if #line == 0 then
-      only_held = #head > 0
       break
     end
     local each = math.max(1, math.floor(need / #line))
@@ -255,7 +250,7 @@ local function take_in_turns(groups, moved, count)
     parked = 0
   end
   redis.call('HSET', groups, '', parked)
-  return picked, only_held
+  return picked
 end
 -- Every list entry this call took, in order; ids are what is left once ghosts are dropped.
 local taken = {}
@@ -280,9 +275,8 @@ end
 -- id, and a script that fails after its RPOP would leave the popped ids in no state at all.
 local count = math.min(tonumber(ARGV[2]), 1000)
 local groups = queue_key(KEYS[1], 'ready', 'groups')
-local only_held = false
 if redis.call('EXISTS', groups) == 1 then
-  taken, only_held = take_in_turns(groups, taken[1], count)
+  taken = take_in_turns(groups, taken[1], count)
 elseif count > 0 then
   local popped = redis.call('RPOP', KEYS[1], count)
   if popped then
@@ -292,9 +286,6 @@ elseif count > 0 then
   end
 end
 if #taken == 0 then
-  if only_held then
-    return {now, 'held'}
-  end
   return out
 end
 -- One EXISTS per call when there are no ghosts, the common case.

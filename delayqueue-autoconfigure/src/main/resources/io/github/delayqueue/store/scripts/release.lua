@@ -28,13 +28,20 @@ end
 if redis.call('HINCRBY', KEYS[3], id, -1) <= 0 then
   redis.call('HDEL', KEYS[3], id)
 end
--- A queue whose jobs take turns by group (see claim.lua) with a job put forward: the job
+-- A queue whose jobs take turns by group (see claim.lua): with a job put forward, the job
 -- goes back to the head of its group's line, where it was, rather than behind the jobs of
--- its group that became ready after it. Without a job put forward it goes on the ready
--- list, so that a waiting consumer wakes for it.
+-- its group that became ready after it; without one, it is put forward itself, so that a
+-- waiting consumer wakes for it and a claim that holds its group returns it to the head
+-- of that line.
 local groups = queue_key(KEYS[2], 'ready', 'groups')
-if redis.call('HEXISTS', groups, 'p') == 1 then
+local marked, forward = unpack(redis.call('HMGET', groups, '', 'p'))
+if marked then
   local group = group_of(redis.call('HGET', KEYS[4], id))
+  if not forward then
+    redis.call('RPUSH', KEYS[2], id)
+    redis.call('HSET', groups, 'p', id, 'pg', group)
+    return 1
+  end
   if redis.call('LPUSH', queue_key(KEYS[2], 'ready', 'group:') .. group, id) == 1 then
     redis.call('LPUSH', queue_key(KEYS[2], 'ready', 'group-turns'), group)
   end
