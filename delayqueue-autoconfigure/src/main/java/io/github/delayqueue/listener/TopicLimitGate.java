@@ -134,11 +134,12 @@ final class TopicLimitGate {
 			return claimed;
 		}
 		String topic = claimed.get(0).job().topic();
-		TopicLimits limits = this.policies.apply(topic).limits();
+		TopicPolicy policy = this.policies.apply(topic);
+		TopicLimits limits = policy.limits();
 		if (!limits.any()) {
 			return claimed;
 		}
-		Duration topicTtr = this.policies.apply(topic).ttr();
+		Duration topicTtr = policy.ttr();
 		List<Delivery> deliveries = new ArrayList<>(claimed.size());
 		for (JobExecution execution : claimed) {
 			ClaimedJob job = execution.job();
@@ -178,9 +179,8 @@ final class TopicLimitGate {
 				refused.add(execution);
 			}
 		}
-		// Last first: each goes back in front of those handed back before it, so that
-		// they
-		// keep their order.
+		// Last first: each goes back in front of those handed back before it, so
+		// that they keep their order.
 		for (int i = refused.size() - 1; i >= 0; i--) {
 			refused.get(i).handBack();
 		}
