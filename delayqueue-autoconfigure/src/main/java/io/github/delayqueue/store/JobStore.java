@@ -599,7 +599,7 @@ public final class JobStore {
 	 * @return the steps, empty when none is recorded
 	 */
 	public List<StoredEvent> timeline(String topic, String id) {
-		return this.timelines.read(topic, id);
+		return this.timelines.read(topic, id, this.history.policy(topic).timelineMaxEvents());
 	}
 
 	private record EnqueueTarget(byte[][] keys, byte[] topic, byte[] timeline, boolean retirable) {

@@ -79,9 +79,11 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	}
 
 	/**
-	 * The start of the name of each job's timeline, a list of the steps the job went
-	 * through, kept while the topic's {@code timeline} is on (see
-	 * {@link JobHistoryPolicy}): the scripts append the job id to it.
+	 * The start of the name of each job's timeline, a list of the steps the job may
+	 * outlive the step log with, kept while the topic's {@code timeline} is on (see
+	 * {@link JobHistoryPolicy}): the scripts append the job id to it, and
+	 * {@code /log:<slot start ms>} for the step log's slots, which no job id can name (an
+	 * id holds no {@code /}).
 	 * @return the prefix, in the topic's hash tag
 	 */
 	public String timelinePrefix() {
@@ -95,6 +97,15 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	 */
 	public String timeline(String id) {
 		return timelinePrefix() + id;
+	}
+
+	/**
+	 * The index of the queue's step log: a sorted set of the start times of its slots,
+	 * see {@link #timelinePrefix()}.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String timelineLogSlots() {
+		return timelinePrefix() + "/log-slots";
 	}
 
 	/**

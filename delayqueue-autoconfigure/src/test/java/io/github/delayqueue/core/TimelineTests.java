@@ -31,9 +31,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Job timelines: with a topic's {@code timeline} on, each step of a job is recorded, in
- * the script that takes it, with its Redis time, instance, attempt, due time and detail;
- * capped, expiring once the job is finished, gone with a purged dead job; with it off,
- * nothing is written.
+ * the script that takes it, with its Redis time, instance, attempt, due time and detail:
+ * in the queue's step log, one element per call for a batch of jobs, and the steps a job
+ * may outlive the log with in its own list; capped, expiring once the job is finished,
+ * gone with a purged dead job; with it off, nothing is written.
  */
 @ExtendWith(RedisExtension.class)
 class TimelineTests {
@@ -183,6 +184,18 @@ class TimelineTests {
 	}
 
 	@Test
+	void aJobSentAgainAfterItsDeadJobWasPurgedStartsANewTimeline() {
+		send("order-1");
+		assertThat(this.claims.bury(claim(), "com.example.Fatal")).isTrue();
+		assertThat(this.admin.purgeDead(TOPIC, "order-1")).isTrue();
+		assertThat(this.admin.timeline(TOPIC, "order-1")).isEmpty();
+
+		send("order-1");
+
+		assertThat(this.admin.timeline(TOPIC, "order-1")).extracting(JobEvent::type).containsExactly(Type.SENT);
+	}
+
+	@Test
 	void recordsARescheduleAndARelease() {
 		send("order-1");
 		this.template.reschedule(TOPIC, "order-1", Duration.ZERO);
@@ -212,13 +225,74 @@ class TimelineTests {
 	}
 
 	@Test
-	void aCompletedJobsTimelineExpiresAfterAnHourWhenTheTopicKeepsNoFinishedJob() {
+	void aCompletedJobsStepsLastTwoHoursInTheLogWhenTheTopicKeepsNoFinishedJob() {
 		send("order-1");
 		assertThat(this.claims.ack(TOPIC, List.of(claim()))).containsExactly(true);
 
-		long ttl = this.fixture.redis().getExpire(this.keys.topic(TOPIC).timeline("order-1"));
+		assertThat(this.fixture.redis().hasKey(this.keys.topic(TOPIC).timeline("order-1")))
+			.as("sent, claimed and completed are in the step log only")
+			.isFalse();
+		List<String> slots = logSlots(this.keys.topic(TOPIC));
+		assertThat(slots).isNotEmpty();
+		for (String slot : slots) {
+			// Twice the hour, from the end of a slot of a minute.
+			assertThat(this.fixture.redis().getExpire(slot)).isBetween(7190L, 7260L);
+		}
+		assertThat(this.admin.timeline(TOPIC, "order-1")).extracting(JobEvent::type)
+			.containsExactly(Type.SENT, Type.CLAIMED, Type.COMPLETED);
+	}
 
-		assertThat(ttl).isBetween(3590L, 3600L);
+	@Test
+	void aCompletedJobsOwnListExpiresAfterAnHour() {
+		send("order-1");
+		this.claims.retry(claim(), Duration.ZERO, "java.lang.IllegalStateException: down");
+		String list = this.keys.topic(TOPIC).timeline("order-1");
+		assertThat(this.fixture.redis().getExpire(list)).as("pending").isEqualTo(-1);
+
+		assertThat(this.claims.ack(TOPIC, List.of(claim()))).containsExactly(true);
+
+		assertThat(this.fixture.redis().getExpire(list)).isBetween(3590L, 3600L);
+	}
+
+	@Test
+	void stepsTheLogNoLongerHoldsComeFromTheJobsList() {
+		this.template.send(JobRequest.builder(TOPIC, "p").id("order-1").delay(Duration.ofDays(3)).build());
+		this.template.reschedule(TOPIC, "order-1", Duration.ZERO);
+		ClaimedJob delivery = claim();
+		this.claims.retry(delivery, Duration.ofDays(1), "java.lang.IllegalStateException: down");
+		List<JobEvent> whole = this.admin.timeline(TOPIC, "order-1");
+		assertThat(whole).extracting(JobEvent::type)
+			.containsExactly(Type.SENT, Type.RESCHEDULED, Type.CLAIMED, Type.FAILED, Type.RETRIED);
+
+		// As when the log's slots expired: a job waiting for days outlives them.
+		for (String slot : logSlots(this.keys.topic(TOPIC))) {
+			this.fixture.redis().delete(slot);
+		}
+
+		assertThat(this.admin.timeline(TOPIC, "order-1")).extracting(JobEvent::type)
+			.containsExactly(Type.SENT, Type.RESCHEDULED, Type.FAILED, Type.RETRIED);
+		assertThat(this.admin.timeline(TOPIC, "order-1").get(0)).isEqualTo(whole.get(0));
+	}
+
+	@Test
+	void readsALongLogInSeveralCalls() {
+		// A send is one element of the log: three times what one reading call takes
+		// (200).
+		int jobs = 617;
+		for (int i = 0; i < jobs; i++) {
+			send("order-" + i);
+		}
+		List<ClaimedJob> claimed = this.claims.claim(TOPIC, null, jobs, Duration.ofMinutes(1)).jobs();
+		assertThat(claimed).hasSize(jobs);
+		assertThat(this.claims.ack(TOPIC, claimed)).hasSize(jobs).containsOnly(true);
+
+		for (String id : List.of("order-0", "order-" + (jobs / 2), "order-" + (jobs - 1))) {
+			assertThat(this.admin.timeline(TOPIC, id)).as(id)
+				.extracting(JobEvent::type)
+				.containsExactly(Type.SENT, Type.CLAIMED, Type.COMPLETED);
+		}
+		// An id found inside other ids is not theirs.
+		assertThat(this.admin.timeline(TOPIC, "order-1")).hasSize(3);
 	}
 
 	@Test
@@ -244,7 +318,20 @@ class TimelineTests {
 		send("order-1");
 
 		assertThat(this.admin.timeline(TOPIC, "order-1")).extracting(JobEvent::type).containsExactly(Type.SENT);
-		assertThat(this.fixture.redis().getExpire(this.keys.topic(TOPIC).timeline("order-1"))).isEqualTo(-1);
+	}
+
+	@Test
+	void aNewJobWithTheIdOfAFinishedOneThatFailedStartsANewTimeline() {
+		send("order-1");
+		this.claims.retry(claim(), Duration.ZERO, "java.lang.IllegalStateException: down");
+		assertThat(this.claims.ack(TOPIC, List.of(claim()))).containsExactly(true);
+
+		send("order-1");
+
+		assertThat(this.admin.timeline(TOPIC, "order-1")).extracting(JobEvent::type).containsExactly(Type.SENT);
+		assertThat(this.fixture.redis().hasKey(this.keys.topic(TOPIC).timeline("order-1")))
+			.as("the finished job's list is gone")
+			.isFalse();
 	}
 
 	@Test
@@ -280,7 +367,7 @@ class TimelineTests {
 
 		for (String id : ids) {
 			String queue = partitioned.queueOf(TOPIC, id);
-			assertThat(this.fixture.redis().hasKey(partitioned.topic(queue).timeline(id))).isTrue();
+			assertThat(this.fixture.redis().hasKey(partitioned.topic(queue).timelineLogSlots())).isTrue();
 			assertThat(this.admin.timeline(TOPIC, id)).extracting(JobEvent::type).containsExactly(Type.SENT);
 		}
 	}
@@ -312,7 +399,7 @@ class TimelineTests {
 	}
 
 	@Test
-	void aTimelineEventTakesFewBytes() {
+	void aJobsStepsTakeFewBytes() {
 		use(this.keys, new JobHistoryPolicy(Duration.ZERO, 0).withTimeline(50));
 		int jobs = 1000;
 		List<JobRequest> requests = new ArrayList<>();
@@ -320,32 +407,58 @@ class TimelineTests {
 			requests.add(JobRequest.builder(TOPIC, "p").id("order-" + (100_000 + i)).build());
 		}
 		this.template.sendAll(requests);
-		long sentBytes = timelineBytes(jobs);
-		for (int done = 0; done < jobs;) {
-			List<ClaimedJob> claimed = this.claims.claim(TOPIC, null, 500, Duration.ofMinutes(1)).jobs();
-			for (ClaimedJob job : claimed) {
-				this.claims.retry(job, Duration.ZERO, "java.lang.IllegalStateException: partner down");
-			}
-			done += claimed.size();
+		long sent = stepBytes(jobs);
+		List<ClaimedJob> claimed = new ArrayList<>();
+		while (claimed.size() < jobs) {
+			claimed.addAll(this.claims.claim(TOPIC, null, 500, Duration.ofMinutes(1)).jobs());
 		}
-		long bytes = timelineBytes(jobs);
-		long events = 0;
-		for (int i = 0; i < jobs; i++) {
-			events += this.fixture.redis().opsForList().size(this.keys.topic(TOPIC).timeline("order-" + (100_000 + i)));
+		long attempted = stepBytes(jobs);
+		for (ClaimedJob job : claimed) {
+			this.claims.retry(job, Duration.ZERO, "java.lang.IllegalStateException: partner down");
 		}
-		long perEvent = (bytes - sentBytes) / (3L * jobs);
-		System.out.println("Bytes per timeline of 1 event: " + (sentBytes / jobs) + ", of 4 events: " + (bytes / jobs)
-				+ ", per further event: " + perEvent);
-		assertThat(events).isEqualTo(4L * jobs);
-		assertThat(perEvent).isPositive().isLessThan(100);
+		long failed = stepBytes(jobs);
+		List<ClaimedJob> again = new ArrayList<>();
+		while (again.size() < jobs) {
+			again.addAll(this.claims.claim(TOPIC, null, 500, Duration.ofMinutes(1)).jobs());
+		}
+		for (int i = 0; i < jobs; i += 500) {
+			assertThat(this.claims.ack(TOPIC, again.subList(i, i + 500))).containsOnly(true);
+		}
+		long completed = stepBytes(jobs);
+
+		long perSent = sent / jobs;
+		long perClaimed = (attempted - sent) / jobs;
+		long perFailure = (failed - attempted) / jobs;
+		long perBatchStep = (completed - failed) / (2L * jobs);
+		System.out.println("Timeline bytes per job: SENT " + perSent + ", CLAIMED " + perClaimed
+				+ ", FAILED and RETRIED (log and list) " + perFailure + ", CLAIMED or COMPLETED in a batch "
+				+ perBatchStep);
+		assertThat(this.admin.timeline(TOPIC, "order-100000")).extracting(JobEvent::type)
+			.containsExactly(Type.SENT, Type.CLAIMED, Type.FAILED, Type.RETRIED, Type.CLAIMED, Type.COMPLETED);
+		assertThat(perBatchStep).isPositive().isLessThan(40);
+		assertThat(perSent).isPositive().isLessThan(60);
 	}
 
-	private long timelineBytes(int jobs) {
-		long bytes = 0;
+	// The bytes of the queue's step log and of the jobs' lists.
+	private long stepBytes(int jobs) {
+		TopicKeys k = this.keys.topic(TOPIC);
+		long bytes = this.fixture.memoryUsage(k.timelineLogSlots());
+		for (String slot : logSlots(k)) {
+			bytes += this.fixture.memoryUsage(slot);
+		}
 		for (int i = 0; i < jobs; i++) {
-			bytes += this.fixture.memoryUsage(this.keys.topic(TOPIC).timeline("order-" + (100_000 + i)));
+			bytes += this.fixture.memoryUsage(k.timeline("order-" + (100_000 + i)));
 		}
 		return bytes;
+	}
+
+	// The keys of a queue's step log slots.
+	private List<String> logSlots(TopicKeys k) {
+		List<String> slots = new ArrayList<>();
+		for (String start : this.fixture.redis().opsForZSet().range(k.timelineLogSlots(), 0, -1)) {
+			slots.add(k.timelinePrefix() + "/log:" + start);
+		}
+		return slots;
 	}
 
 	private long keysMatching(String pattern) {

@@ -49,9 +49,13 @@ redis.call('ZREM', KEYS[1], unpack(done))
 local t = timeline(ARGV[4])
 if t then
   now = now or redis_now()
+  local entries = {}
   for i, id in ipairs(done) do
-    record_events(t, id, event('C', now, doneAttempts[i], t.by))
+    entries[#entries + 1] = id
+    entries[#entries + 1] = tonumber(doneAttempts[i]) or 0
+    entries[#entries + 1] = -1
   end
+  log_steps(t, 'C', now, t.by, nil, entries)
 end
 local gone = done
 if redis.call('EXISTS', KEYS[7]) == 1 then
@@ -80,8 +84,6 @@ redis.call('HDEL', KEYS[2], unpack(gone))
 redis.call('HDEL', KEYS[3], unpack(gone))
 redis.call('HDEL', KEYS[4], unpack(gone))
 if t then
-  for _, id in ipairs(gone) do
-    end_timeline(t, id)
-  end
+  end_timelines(t, gone)
 end
 return out

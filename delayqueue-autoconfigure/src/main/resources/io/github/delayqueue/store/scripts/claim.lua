@@ -345,6 +345,7 @@ local counted, deadlines, vanished = {}, {}, {}
 local defaultTtr = tonumber(ARGV[3])
 local t = timeline(ARGV[5])
 local longestTtr = 0
+local claimedSteps = {}
 for i, id in ipairs(ids) do
   local record = records[i]
   if record then
@@ -359,7 +360,9 @@ for i, id in ipairs(ids) do
     out[#out + 1] = attempt
     out[#out + 1] = record
     if t then
-      record_events(t, id, event('G', now, attempt, t.by))
+      claimedSteps[#claimedSteps + 1] = id
+      claimedSteps[#claimedSteps + 1] = attempt
+      claimedSteps[#claimedSteps + 1] = -1
     end
   else
     vanished[#vanished + 1] = id
@@ -367,6 +370,9 @@ for i, id in ipairs(ids) do
     out[#out + 1] = -1
     out[#out + 1] = ''
   end
+end
+if t then
+  log_steps(t, 'G', now, t.by, nil, claimedSteps)
 end
 if #counted > 0 then
   redis.call('HSET', KEYS[5], unpack(counted))

@@ -142,8 +142,7 @@ for i = 4, #ARGV, 3 do
     stored = true
   end
   if stored and t then
-    redis.call('DEL', t.prefix .. id)
-    record_events(t, id, event('S', now, 0, t.by, new_ms))
+    record_sent(t, id, now, new_ms, nil)
   end
   if not stored then
     if (kind == 'D' or kind == 'A') and tail_of(redis.call('HGET', KEYS[1], id)) == tail then

@@ -34,16 +34,26 @@ local function base36(n)
   return string.char(base36_digit(a), base36_digit(b), base36_digit(c), base36_digit(d), base36_digit(e),
     base36_digit(f), base36_digit(g), base36_digit(h))
 end
--- Timelines: with the topic's timeline on, every script that moves a job appends what it
--- did to the job's timeline, a list in the topic's hash tag named by the script's timeline
--- argument's key prefix and the id, in the same call as the move. An entry is
--- 'type|at ms in base 36|attempt|instance|due ms in base 36|detail', empty fields for none
--- (attempt 0 included); types: S sent, P replaced, R ready, G claimed, F failed, T retried,
--- L released, E expired, D dead, Q requeued, H rescheduled, X cancelled, C completed. A
--- list keeps the most recent events up to the cap, trimmed only when over it; it never
--- expires while its job is pending (a job may wait for weeks) nor while it is dead (it goes
--- when the dead job is purged); when the job completes or is cancelled, it expires after
--- the argument's keep ms. A new job of an id starts a new list.
+-- Timelines: with the topic's timeline on, every script that moves a job records what it
+-- did, in the same call as the move. An event is 'type|at ms in base 36|attempt|instance|due
+-- ms in base 36|detail', empty fields for none (attempt 0 included); types: S sent, P
+-- replaced, R ready, G claimed, F failed, T retried, L released, E expired, D dead, Q
+-- requeued, H rescheduled, X cancelled, C completed. Events go to two places:
+-- - The queue's step log: every event, in the order the calls ran, in lists of one time
+--   slot each (see log_steps). A call appends one element per kind of step whatever the
+--   number of jobs it moved, so that the steps of a batch (a sweep's READY, a claim's
+--   CLAIMED, an acknowledgement's COMPLETED, a send's SENT) cost one command, not one per
+--   job. A slot expires twice the keep time after it ends.
+-- - The job's own list, for the steps a job may outlive the log with: every step but
+--   READY by the sweep, CLAIMED, COMPLETED, and SENT when the job is due within the keep
+--   time. A list keeps the most recent events up to the cap, trimmed only when over it; it
+--   never expires while its job is pending (a job may wait for weeks) nor while it is dead
+--   (it goes when the dead job is purged); when the job completes or is cancelled, it
+--   expires after the argument's keep ms.
+-- A reader takes the job's steps from the log, and those of its list that the log no
+-- longer holds before them; a job sent again with the id of a finished or dead one starts
+-- a new timeline at its SENT, and a purge marks the log ('~') so that nothing before it is
+-- read for the id.
 -- The argument is 'cap|keep ms|instance|key prefix', '' (or nil) when the topic's timeline
 -- is off: timeline() reads it once per call and returns nil then, which is all a script
 -- does with it when off.
@@ -73,11 +83,87 @@ local function event(letter, now, attempt, by, due, detail)
   return letter .. '|' .. event_time_text .. '|' .. attempt_text .. '|' .. (by or '') .. '|'
     .. (due and base36(due) or '') .. '|' .. (detail or '')
 end
--- Appends events (entries from event()) to a job's timeline in one RPUSH; t from timeline().
+-- The step log's slots: a sixtieth of the keep time, from a second to a minute, so that a
+-- short keep time is not held up by a long slot, nor a long one spread over many.
+local function log_slot_ms(keep)
+  return math.max(1000, math.min(60000, math.floor(keep / 60)))
+end
+-- Appends one element to the step log of the queue whose timeline key prefix is given:
+-- the slot of now, created with its expiry (twice keep after the slot ends) and entered
+-- in the log's index of slots (start ms -> start ms), which lasts as long as its newest
+-- slot.
+local function append_log(prefix, keep, now, element)
+  local slot_ms = log_slot_ms(keep)
+  local start = now - now % slot_ms
+  local key = prefix .. '/log:' .. start
+  if redis.call('RPUSH', key, element) == 1 then
+    local index = prefix .. '/log-slots'
+    local life = start + slot_ms - now + 2 * keep
+    redis.call('PEXPIRE', key, life)
+    redis.call('ZADD', index, start, start)
+    redis.call('ZREMRANGEBYSCORE', index, '-inf', '(' .. (now - 2 * keep - 2 * slot_ms))
+    if redis.call('PTTL', index) < life then
+      redis.call('PEXPIRE', index, life)
+    end
+  end
+end
+-- Marks the step log of a queue, if it has one, so that its readers take nothing of a job
+-- before the mark (a purged job): the mark goes to the newest slot, after which every
+-- later step is written, whatever the keep time of the instance that writes it.
+local function mark_log(prefix, now, id)
+  local newest = redis.call('ZRANGE', prefix .. '/log-slots', -1, -1)
+  if #newest == 1 then
+    redis.call('RPUSHX', prefix .. '/log:' .. newest[1], cmsgpack.pack({'~', now, '', '', id, 0, -1}))
+  end
+end
+-- Appends steps of one kind, taken at one time, to the step log in one element: the
+-- MessagePack of {type, at ms, instance, detail, then per job: id, attempt, due ms or -1}.
+-- entries is that flat list of per-job values; t from timeline().
+local function log_steps(t, letter, now, by, detail, entries)
+  if #entries == 0 then
+    return
+  end
+  local element = {letter, now, by or '', detail or ''}
+  for i = 1, #entries do
+    element[4 + i] = entries[i]
+  end
+  append_log(t.prefix, t.keep, now, cmsgpack.pack(element))
+end
+-- Appends events (entries from event()) to a job's list in one RPUSH, and each to the
+-- step log; t from timeline().
 local function record_events(t, id, ...)
   local key = t.prefix .. id
   if redis.call('RPUSH', key, ...) > t.cap then
     redis.call('LTRIM', key, -t.cap, -1)
+  end
+  for _, entry in ipairs({...}) do
+    local letter, at, attempt, by, due, detail = string.match(entry, '^(%a)|(%w+)|(%d*)|([^|]*)|(%w*)|(.*)$')
+    append_log(t.prefix, t.keep, tonumber(at, 36), cmsgpack.pack({letter, tonumber(at, 36), by, detail, id,
+      tonumber(attempt) or 0, (due ~= '') and tonumber(due, 36) or -1}))
+  end
+end
+-- The SENT step of a new job: its list is cleared (that of an earlier job of the id), and
+-- the step goes to the log, and to a new list only when the job is due after the keep time
+-- (it may outlive the log).
+local function record_sent(t, id, now, due, detail)
+  redis.call('DEL', t.prefix .. id)
+  if due > now + t.keep then
+    record_events(t, id, event('S', now, 0, t.by, due, detail))
+  else
+    log_steps(t, 'S', now, t.by, detail, {id, 0, due})
+  end
+end
+-- The end of jobs that completed: the lists of those that have one expire after the keep
+-- time (most have none: their steps are all in the log).
+local function end_timelines(t, ids)
+  local keys = {}
+  for i, id in ipairs(ids) do
+    keys[i] = t.prefix .. id
+  end
+  if #keys > 0 and redis.call('EXISTS', unpack(keys)) > 0 then
+    for _, key in ipairs(keys) do
+      redis.call('PEXPIRE', key, t.keep)
+    end
   end
 end
 -- The end of a job (completed or cancelled): its timeline expires after the keep time.

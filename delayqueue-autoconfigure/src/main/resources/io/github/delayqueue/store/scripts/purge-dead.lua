@@ -7,8 +7,9 @@
 -- a purged job's timeline goes with it, whether the topic records timelines now or not
 -- Returns how many jobs were purged
 local cutoff = ARGV[1]
+local now
 if cutoff ~= '+inf' then
-  local now = redis_now()
+  now = redis_now()
   cutoff = string.format('%.0f', now - tonumber(cutoff))
 end
 local ids
@@ -27,6 +28,9 @@ for _, id in ipairs(ids) do
   redis.call('HDEL', KEYS[4], id)
   if ARGV[4] then
     redis.call('DEL', ARGV[4] .. id)
+    -- Its steps in the queue's step log are read no more.
+    now = now or redis_now()
+    mark_log(ARGV[4], now, id)
   end
 end
 return #ids

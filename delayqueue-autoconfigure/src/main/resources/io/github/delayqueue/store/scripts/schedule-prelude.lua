@@ -49,8 +49,7 @@ local function write_job(keys, id, due, now, tail, t, detail)
   if stored then
     redis.call('LPUSH', keys.ready, id)
     if t then
-      redis.call('DEL', t.prefix .. id)
-      record_events(t, id, event('S', now, 0, t.by, due, detail))
+      record_sent(t, id, now, due, detail)
     end
   end
   return stored

@@ -59,10 +59,13 @@ for i = 1, #promote, 500 do
   redis.call('LPUSH', KEYS[2], unpack(promote, i, last))
 end
 if t then
-  local ready = event('R', now)
+  local entries = {}
   for _, id in ipairs(promote) do
-    record_events(t, id, ready)
+    entries[#entries + 1] = id
+    entries[#entries + 1] = 0
+    entries[#entries + 1] = -1
   end
+  log_steps(t, 'R', now, nil, nil, entries)
 end
 
 local expired = due(KEYS[3], runningHead)
