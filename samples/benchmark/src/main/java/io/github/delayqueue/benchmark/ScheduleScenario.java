@@ -21,7 +21,10 @@ final class ScheduleScenario {
 
 	static final String NAME = "schedules";
 
-	static final int SCHEDULES = 1_000;
+	// -Dbenchmark.schedules=N declares N schedules instead: few of them make the light
+	// load
+	// under which a tick should start as soon as a delayed job does.
+	static final int SCHEDULES = Integer.getInteger("benchmark.schedules", 1_000);
 
 	private static final int INSTANCES = 3;
 
@@ -153,6 +156,11 @@ final class ScheduleScenario {
 		this.report.add(new Report.Row(
 				"10j. idle, " + INSTANCES + " instances with " + SCHEDULES + " schedules not due: Redis commands",
 				"commands/s", with[0], null, null));
+		this.report.add(new Report.Row("10m. idle, " + INSTANCES + " instances without schedules: Redis CPU", "µs/s",
+				without[2], null, null));
+		this.report.add(new Report.Row(
+				"10n. idle, " + INSTANCES + " instances with " + SCHEDULES + " schedules not due: Redis CPU", "µs/s",
+				with[2], null, null));
 		this.report.add(new Report.Row("10k. idle, " + INSTANCES + " instances without schedules: JVM process CPU",
 				"% of a core", without[1], null, null));
 		this.report.add(new Report.Row(
