@@ -62,7 +62,7 @@ public final class ScheduleEngine {
 		ScheduleActivator activator = new ScheduleActivator(store, jobStore, this.clock);
 		this.declarations = new ScheduleDeclarations(store, activator,
 				new DeclarationRenewals(scripts, this.keys, this.clock, jsonMapper), declared);
-		this.loop = new ScheduleLoop(this.declarations, producer, catalog, this.clock);
+		this.loop = new ScheduleLoop(this.declarations, producer, catalog, this.clock, scripts::serverTimeMicros);
 		// A change made here reaches this instance's loop at once, whether or not it
 		// hears the announcements of other instances.
 		store.setLocalListener(this.loop::reload);

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.store.RedisOutageLog;
@@ -31,6 +32,11 @@ public final class ScheduleLoop implements SmartLifecycle {
 
 	private static final Duration DEFAULT_EXPIRY_INTERVAL = Duration.ofMinutes(5);
 
+	// Past a tick's start by the estimate before deciding it: an estimate a little ahead
+	// of Redis would otherwise carry no tick that Redis finds due, and the call would be
+	// refused and made again.
+	private static final long TICK_MARGIN_MICROS = 200;
+
 	private final ScheduleDeclarations declarations;
 
 	private final @Nullable TickProducer producer;
@@ -38,6 +44,8 @@ public final class ScheduleLoop implements SmartLifecycle {
 	private final @Nullable ScheduleCatalog catalog;
 
 	private final RedisClock clock;
+
+	private final LongSupplier serverMicros;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -56,11 +64,12 @@ public final class ScheduleLoop implements SmartLifecycle {
 	private long expiryNanos = DEFAULT_EXPIRY_INTERVAL.toNanos();
 
 	ScheduleLoop(ScheduleDeclarations declarations, @Nullable TickProducer producer, @Nullable ScheduleCatalog catalog,
-			RedisClock clock) {
+			RedisClock clock, LongSupplier serverMicros) {
 		this.declarations = declarations;
 		this.producer = producer;
 		this.catalog = catalog;
 		this.clock = clock;
+		this.serverMicros = serverMicros;
 	}
 
 	void setHeartbeat(Duration heartbeat) {
@@ -199,13 +208,20 @@ public final class ScheduleLoop implements SmartLifecycle {
 	}
 
 	// Until the earliest next tick by the Redis clock, or a deadline on this instance's
-	// clock, or a wake-up.
+	// clock, or a wake-up. Before sleeping until a tick the offset of the Redis clock is
+	// measured to the microsecond, unless it was lately, so that the tick is decided at
+	// its
+	// start rather than up to a few milliseconds after it.
 	private void sleep(long deadlineNanos) throws InterruptedException {
 		long wait = deadlineNanos - System.nanoTime();
 		if (this.catalog != null) {
 			long earliest = this.catalog.earliestNext();
 			if (earliest != Long.MAX_VALUE) {
-				wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(earliest - this.clock.now()));
+				long tickStart = earliest * 1000 + TICK_MARGIN_MICROS;
+				if (this.clock.nanosUntil(tickStart) < wait && this.clock.needsMeasuring()) {
+					this.clock.measure(this.serverMicros);
+				}
+				wait = Math.min(wait, this.clock.nanosUntil(tickStart));
 			}
 		}
 		pause(wait);

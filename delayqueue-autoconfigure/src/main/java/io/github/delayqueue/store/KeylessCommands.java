@@ -74,9 +74,18 @@ public final class KeylessCommands {
 	 * @return the time in epoch milliseconds
 	 */
 	static long epochMillis(List<byte[]> reply) {
+		return epochMicros(reply) / 1000;
+	}
+
+	/**
+	 * Read the reply of {@link #time} to the microsecond.
+	 * @param reply seconds and microseconds
+	 * @return the time in epoch microseconds
+	 */
+	static long epochMicros(List<byte[]> reply) {
 		long seconds = Long.parseLong(new String(reply.get(0), StandardCharsets.US_ASCII));
 		long micros = Long.parseLong(new String(reply.get(1), StandardCharsets.US_ASCII));
-		return seconds * 1000 + micros / 1000;
+		return seconds * 1_000_000 + micros;
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.jspecify.annotations.Nullable;
@@ -377,15 +378,25 @@ public final class ScriptRunner {
 	 * @return the time in epoch milliseconds
 	 */
 	public long serverTime() {
+		return serverTimeMicros() / 1000;
+	}
+
+	/**
+	 * Return the Redis server's clock to the microsecond, within the command timeout like
+	 * the scripts.
+	 * @return the time in epoch microseconds
+	 */
+	public long serverTimeMicros() {
 		SharedConnectionScripts direct = this.direct;
 		if (direct != null && direct.isUsable()) {
 			List<byte[]> reply = direct.call(KeylessCommands::time);
 			if (reply == null || reply.size() < 2) {
 				throw new RedisSystemException("Redis answered TIME with " + reply, null);
 			}
-			return KeylessCommands.epochMillis(reply);
+			return KeylessCommands.epochMicros(reply);
 		}
-		Long time = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+		Long time = this.redis
+			.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time(TimeUnit.MICROSECONDS));
 		if (time == null) {
 			throw new RedisSystemException("Redis answered TIME with nothing", null);
 		}
