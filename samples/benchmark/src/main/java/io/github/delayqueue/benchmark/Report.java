@@ -58,6 +58,10 @@ final class Report {
 		return this.rows;
 	}
 
+	List<String> notes() {
+		return this.notes;
+	}
+
 	@Nullable Row row(String scenario) {
 		return this.rows.stream().filter((row) -> row.scenario().equals(scenario)).findFirst().orElse(null);
 	}

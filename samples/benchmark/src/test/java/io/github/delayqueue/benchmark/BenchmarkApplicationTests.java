@@ -41,6 +41,13 @@ class BenchmarkApplicationTests {
 		List<String> numbers = report.rows().stream().map((row) -> row.scenario().substring(0, 1)).toList();
 		assertThat(numbers).contains("1", "2", "3", "4", "5", "6", "7", "8", "9");
 		for (Report.Row row : report.rows()) {
+			if (row.redisson() == null && redissonStalled(report, row)) {
+				// Redisson's delayed queue stopped moving jobs in that scenario, which
+				// the
+				// report says; ours are checked below.
+				assertThat(row.ours()).as(row.scenario()).isNotNull();
+				continue;
+			}
 			if (row.scenario().startsWith("7")) {
 				assertThat(row.raw()).as(row.scenario()).isPositive();
 			}
@@ -146,6 +153,14 @@ class BenchmarkApplicationTests {
 			assertThat(report.row("2e. burst: JVM CPU per job, the JIT compiler's threads left out").ours())
 				.isNotNegative();
 		}
+	}
+
+	// Whether the report notes that Redisson had no figures in the row's scenario.
+	private static boolean redissonStalled(Report report, Report.Row row) {
+		String scenario = row.scenario().substring(0, 1);
+		return report.notes()
+			.stream()
+			.anyMatch((note) -> note.startsWith(scenario) && note.contains("Redisson: no figures"));
 	}
 
 }
