@@ -210,8 +210,7 @@ public final class ScheduleLoop implements SmartLifecycle {
 	// Until the earliest next tick by the Redis clock, or a deadline on this instance's
 	// clock, or a wake-up. Before sleeping until a tick the offset of the Redis clock is
 	// measured to the microsecond, unless it was lately, so that the tick is decided at
-	// its
-	// start rather than up to a few milliseconds after it.
+	// its start rather than up to a few milliseconds after it.
 	private void sleep(long deadlineNanos) throws InterruptedException {
 		long wait = deadlineNanos - System.nanoTime();
 		if (this.catalog != null) {

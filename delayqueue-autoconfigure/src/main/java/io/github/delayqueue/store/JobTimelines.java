@@ -18,7 +18,7 @@ final class JobTimelines {
 
 	// Log elements one call reads at most: a long log then holds Redis up a short while
 	// per call, not for the whole read.
-	static final int LOG_ELEMENTS_PER_CALL = 200;
+	private static final int LOG_ELEMENTS_PER_CALL = 200;
 
 	private final ScriptRunner scripts;
 
@@ -88,7 +88,7 @@ final class JobTimelines {
 	 * @param log the job's entries in the log, oldest first
 	 * @return the entries of the job's timeline, oldest first
 	 */
-	static List<String> steps(List<String> list, List<String> log) {
+	private static List<String> steps(List<String> list, List<String> log) {
 		Map<String, Integer> logged = new HashMap<>();
 		log.forEach((entry) -> logged.merge(entry, 1, Integer::sum));
 		List<String> steps = new ArrayList<>();
