@@ -45,8 +45,10 @@ final class FinishedJobPages {
 		for (String queue : queues) {
 			TopicKeys k = this.keys.lookupTopic(queue);
 			String set = (outcome == StoredJob.State.CANCELLED) ? k.cancelled() : k.completed();
-			calls.add(new ScriptRunner.Call(DelayQueueScript.READ_FINISHED, List.of(set, k.finished()),
-					List.of((queues.size() == 1) ? String.valueOf(offset) : "0",
+			calls.add(new ScriptRunner.Call(DelayQueueScript.READ_FINISHED,
+					List.of(set, k.finished(), k.finishedCounts()),
+					List.of((outcome == StoredJob.State.CANCELLED) ? "X" : "C",
+							(queues.size() == 1) ? String.valueOf(offset) : "0",
 							String.valueOf((queues.size() == 1) ? end - offset : end))));
 		}
 		long total = 0;

@@ -252,8 +252,10 @@ public final class JobClaims {
 			args[i++] = String.valueOf(job.attempt());
 			args[i++] = (deadlines != null) ? String.valueOf(deadlines[j]) : "-1";
 		}
-		List<Object> reply = this.scripts.run(DelayQueueScript.ACK, List.of(k.running(), k.jobs(), k.attempts(),
-				k.errors(), k.delayed(), k.ready(), k.successors(), k.finished(), k.completed(), k.cancelled()), args);
+		List<String> keys = new ArrayList<>(
+				List.of(k.running(), k.jobs(), k.attempts(), k.errors(), k.delayed(), k.ready(), k.successors()));
+		keys.addAll(k.keptKeys());
+		List<Object> reply = this.scripts.run(DelayQueueScript.ACK, keys, args);
 		boolean[] acknowledged = new boolean[jobs.size()];
 		for (int j = 0; j < acknowledged.length; j++) {
 			acknowledged[j] = ScriptRunner.asLong(reply.get(j)) == 1;

@@ -286,9 +286,10 @@ public final class JobStore {
 	public boolean cancel(String topic, String id, String actor) {
 		return this.lookup.byId(topic, id, (queue) -> {
 			TopicKeys k = this.keys.lookupTopic(queue);
-			return new ScriptRunner.Call(DelayQueueScript.CANCEL,
-					List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(), k.errors(), k.ghosts(),
-							k.successors(), k.finished(), k.cancelled(), k.completed()),
+			List<String> keys = new ArrayList<>(List.of(k.jobs(), k.delayed(), k.running(), k.dead(), k.attempts(),
+					k.errors(), k.ghosts(), k.successors()));
+			keys.addAll(k.keptKeys());
+			return new ScriptRunner.Call(DelayQueueScript.CANCEL, keys,
 					List.of(id, this.history.finishedArgument(topic), this.history.timelineArgument(k), actor));
 		}, (queue, reply) -> ScriptRunner.asLong(reply.get(0)) == 1, Boolean::booleanValue);
 	}

@@ -1,5 +1,7 @@
 package io.github.delayqueue.store;
 
+import java.util.List;
+
 /**
  * The Redis keys of one topic. They share one hash tag, {@code {prefix:topic}}, so that
  * every script of a topic runs in a single Redis Cluster slot.
@@ -63,19 +65,48 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	}
 
 	/**
-	 * The sorted set of completed jobs kept, id to the time they completed (ms).
+	 * The list of the completed jobs kept, in the order they completed: one element per
+	 * call that kept jobs, holding the time they completed (ms) and their ids.
 	 * @return the key, in the topic's hash tag
 	 */
 	public String completed() {
-		return base() + "completed";
+		return base() + "finished:completed";
 	}
 
 	/**
-	 * The sorted set of cancelled jobs kept, id to the time they were cancelled (ms).
+	 * The list of the cancelled jobs kept, like {@link #completed()}.
 	 * @return the key, in the topic's hash tag
 	 */
 	public String cancelled() {
-		return base() + "cancelled";
+		return base() + "finished:cancelled";
+	}
+
+	/**
+	 * The hash counting the finished jobs kept of each outcome, fields {@code C} and
+	 * {@code X} as in {@link #finished()}.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String finishedCounts() {
+		return base() + "finished:counts";
+	}
+
+	/**
+	 * The hash of the ids kept with an end that replaced an earlier kept end of the same
+	 * id: field id, value the time of the later end (ms), so that dropping the earlier
+	 * one leaves it.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String finishedAgain() {
+		return base() + "finished:again";
+	}
+
+	/**
+	 * The keys of the kept finished jobs, in the order the scripts that keep them take
+	 * them.
+	 * @return finished, completed, cancelled, counts and again
+	 */
+	public List<String> keptKeys() {
+		return List.of(finished(), completed(), cancelled(), finishedCounts(), finishedAgain());
 	}
 
 	/**

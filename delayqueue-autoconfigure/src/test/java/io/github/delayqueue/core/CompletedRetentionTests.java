@@ -3,6 +3,7 @@ package io.github.delayqueue.core;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -141,6 +142,67 @@ class CompletedRetentionTests {
 	}
 
 	@Test
+	void aBatchBeyondTheCountCapKeepsExactlyItsNewestJobs() {
+		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofHours(1), 10));
+		List<String> ids = new ArrayList<>();
+		for (int i = 1; i <= 25; i++) {
+			ids.add("order-" + i);
+			send("order-" + i);
+		}
+		List<ClaimedJob> claimed = this.claims.claim(TOPIC, null, 25, Duration.ofMinutes(1)).jobs();
+		assertThat(claimed).hasSize(25);
+
+		this.claims.ack(TOPIC, claimed.subList(0, 7));
+		this.claims.ack(TOPIC, claimed.subList(7, 25));
+
+		List<String> newestFirst = new ArrayList<>(claimed.stream().map(ClaimedJob::id).toList());
+		Collections.reverse(newestFirst);
+		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).isEqualTo(10);
+		assertThat(this.admin.jobs(TOPIC, JobState.COMPLETED, 0, 100)).extracting(JobInfo::id)
+			.containsExactlyElementsOf(newestFirst.subList(0, 10));
+		assertThat(this.admin.jobs(TOPIC, JobState.COMPLETED, 4, 3)).extracting(JobInfo::id)
+			.containsExactlyElementsOf(newestFirst.subList(4, 7));
+		assertThat(this.template.find(TOPIC, newestFirst.get(10))).isEmpty();
+		assertThat(this.fixture.redis().opsForHash().size(this.keys.topic(TOPIC).finished())).isEqualTo(10);
+	}
+
+	@Test
+	void anIdThatEndsAgainKeepsItsLastEndWhenItsEarlierEndIsDropped() {
+		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofHours(1), 3));
+		send("order-1");
+		finish(claim());
+		send("order-2");
+		finish(claim());
+		this.template.send(JobRequest.builder(TOPIC, "again").id("order-1").delay(Duration.ofHours(1)).build());
+		assertThat(this.template.cancel(TOPIC, "order-1")).isTrue();
+		send("order-2");
+		finish(claim());
+
+		assertThat(find("order-1").state()).isEqualTo(JobState.CANCELLED);
+		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).isEqualTo(1);
+		assertThat(this.admin.jobs(TOPIC, JobState.COMPLETED, 0, 10)).extracting(JobInfo::id)
+			.as("an id is paged with its last end only")
+			.containsExactly("order-2");
+
+		for (int i = 3; i <= 6; i++) {
+			send("order-" + i);
+			finish(claim());
+		}
+
+		assertThat(find("order-1").state()).as("dropping its earlier end left the later one")
+			.isEqualTo(JobState.CANCELLED);
+		assertThat(this.template.find(TOPIC, "order-2")).isEmpty();
+		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).isEqualTo(3);
+		assertThat(this.admin.countKept(TOPIC, JobState.CANCELLED)).isEqualTo(1);
+		assertThat(this.admin.jobs(TOPIC, JobState.COMPLETED, 0, 10)).extracting(JobInfo::id)
+			.containsExactly("order-6", "order-5", "order-4");
+		assertThat(this.fixture.redis().opsForHash().size(this.keys.topic(TOPIC).finished())).isEqualTo(4);
+		assertThat(this.fixture.redis().opsForHash().keys(this.keys.topic(TOPIC).finishedAgain()))
+			.as("the note of a later end stays while that end is kept, and only then")
+			.containsExactly("order-1");
+	}
+
+	@Test
 	void dropsKeptJobsPastTheirRetentionWhileOthersFinish() {
 		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofMillis(300), 1000));
 		send("first");
@@ -168,7 +230,7 @@ class CompletedRetentionTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.template.find(TOPIC, "order-1").isEmpty());
 
 		TopicKeys k = this.keys.topic(TOPIC);
-		assertThat(this.fixture.redis().countExistingKeys(List.of(k.finished(), k.completed()))).isZero();
+		assertThat(this.fixture.redis().countExistingKeys(k.keptKeys())).isZero();
 	}
 
 	@Test
@@ -231,7 +293,7 @@ class CompletedRetentionTests {
 		TopicKeys p = this.keys.topic("pending.jobs");
 		TopicKeys k = this.keys.topic(TOPIC);
 		long pendingBytes = (this.fixture.memoryUsage(p.jobs()) + this.fixture.memoryUsage(p.delayed())) / jobs;
-		long keptBytes = (this.fixture.memoryUsage(k.finished()) + this.fixture.memoryUsage(k.completed())) / jobs;
+		long keptBytes = k.keptKeys().stream().mapToLong(this.fixture::memoryUsage).sum() / jobs;
 		System.out.println("Bytes per delayed job: " + pendingBytes + ", per kept completed job: " + keptBytes);
 		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).isEqualTo(jobs);
 		assertThat(keptBytes).isLessThan(pendingBytes * 6 / 5);

@@ -9,7 +9,8 @@
 -- call's first run, sent again after its reply was lost: it counts as acknowledged. After
 -- the deadline the two cannot be told apart, and it counts as fenced.
 -- KEYS[1] running, KEYS[2] jobs, KEYS[3] attempts, KEYS[4] errors, KEYS[5] delayed,
--- KEYS[6] ready, KEYS[7] successors, KEYS[8] finished, KEYS[9] completed, KEYS[10] cancelled
+-- KEYS[6] ready, KEYS[7] successors, then the keys of keep_finished: KEYS[8] finished,
+-- KEYS[9] completed, KEYS[10] cancelled, KEYS[11] finished counts, KEYS[12] finished again
 -- Timelines (see timeline in prelude.lua): COMPLETED for each delivery acknowledged, by this
 -- instance; the timeline of a job that is gone then expires.
 -- ARGV[1] wake channel, ARGV[2] queue, ARGV[3] the retention argument of keep_finished
@@ -77,7 +78,7 @@ if redis.call('EXISTS', KEYS[7]) == 1 then
 end
 if ARGV[3] ~= '' then
   now = now or redis_now()
-  keep_finished({finished = KEYS[8], set = KEYS[9], other = KEYS[10]}, ARGV[3], 'C', gone,
+  keep_finished(kept_keys(8), ARGV[3], 'C', gone,
     redis.call('HMGET', KEYS[2], unpack(gone)), doneAttempts, now)
 end
 redis.call('HDEL', KEYS[2], unpack(gone))

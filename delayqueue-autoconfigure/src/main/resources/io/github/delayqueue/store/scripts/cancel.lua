@@ -9,7 +9,8 @@
 -- a cancelled job is kept as cancelled (see keep_finished in prelude.lua).
 -- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] running, KEYS[4] dead, KEYS[5] attempts,
 -- KEYS[6] errors, KEYS[7] ghosts (hash id -> ghost entries, '' -> their total),
--- KEYS[8] successors, KEYS[9] finished, KEYS[10] cancelled, KEYS[11] completed
+-- KEYS[8] successors, then the keys of keep_finished: KEYS[9] finished, KEYS[10] completed,
+-- KEYS[11] cancelled, KEYS[12] finished counts, KEYS[13] finished again
 -- Timelines (see timeline in prelude.lua): CANCELLED with who asked; the timeline of a job
 -- that is gone then expires (a running job whose successor was cancelled goes on).
 -- ARGV[1] id, ARGV[2] the retention argument of keep_finished ('' when off), ARGV[3] the
@@ -37,7 +38,7 @@ if redis.call('ZREM', KEYS[2], id) == 0 then
   redis.call('HINCRBY', KEYS[7], '', 1)
 end
 if ARGV[2] ~= '' then
-  keep_finished({finished = KEYS[9], set = KEYS[10], other = KEYS[11]}, ARGV[2], 'X', {id},
+  keep_finished(kept_keys(9), ARGV[2], 'X', {id},
     {redis.call('HGET', KEYS[1], id)}, {redis.call('HGET', KEYS[5], id)}, redis_now())
 end
 redis.call('HDEL', KEYS[1], id)

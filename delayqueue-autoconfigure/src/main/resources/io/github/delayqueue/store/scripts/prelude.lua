@@ -223,51 +223,106 @@ local function take_over(k, id, now, channel, queue, t)
 end
 -- Finished jobs kept: with the topic's completed retention on, a job that completes (ack)
 -- or is cancelled leaves its record in the finished hash (id -> outcome|finished ms in
--- base 36|attempts|instance|record; outcome C completed, X cancelled) and its id in the
--- completed or cancelled sorted set (by finished ms), for find and the pages of recently
--- finished jobs. A kept job is not pending: a send with its id writes a new job, and its
--- own end overwrites what was kept. Each call drops what its retention passed (up to a
--- thousand) and the oldest beyond the count cap; the keys expire with the retention, so
--- a topic where nothing finishes any more keeps nothing for longer.
--- k: finished (hash), set (the outcome's sorted set), other (the other outcome's, from
--- which the ids are removed: an id is kept with its last end only); spec: the script's retention
--- argument 'keep ms:most jobs:instance', '' when off; outcome 'C' or 'X'; ids, records
--- and attempts side by side (a missing record is skipped).
+-- base 36|attempts|instance|record; outcome C completed, X cancelled), for find. Each
+-- outcome's batch list keeps the order: one element per call that kept jobs, cmsgpack
+-- {finished ms, ids}, oldest first, so that the order costs one command per call rather
+-- than a sorted set entry per job. The counts hash holds how many jobs of each outcome
+-- the finished hash keeps. A kept job is not pending: a send with its id writes a new job,
+-- and its own end overwrites what was kept (an id is kept with its last end only). Such
+-- an end is noted in the again hash (id -> finished ms), so that dropping the batch of
+-- the earlier end leaves the later one alone; a page skips a batch's id whose kept end is
+-- not that batch's. Each call drops the batches its retention passed (about a thousand
+-- jobs at most) and the oldest jobs beyond the count cap; the keys expire with the
+-- retention, so a topic where nothing finishes any more keeps nothing for longer.
+-- k: finished, counts, again (hashes), batches: {C = completed list, X = cancelled list}.
+local function drop_kept(k, outcome, keep, most, now)
+  local known = tonumber(redis.call('HGET', k.counts, outcome)) or 0
+  local count, looked, again = known, 0, nil
+  while looked < 1000 or count > most do
+    local head = redis.call('LINDEX', k.batches[outcome], 0)
+    if not head then
+      break
+    end
+    local batch = cmsgpack.unpack(head)
+    local at, ids = batch[1], batch[2]
+    local take = #ids
+    if at > now - keep then
+      if count <= most then
+        break
+      end
+      take = math.min(take, count - most)
+    end
+    if again == nil then
+      again = redis.call('EXISTS', k.again) == 1
+    end
+    local later = again and redis.call('HMGET', k.again, unpack(ids, 1, take)) or {}
+    local drop, ended = {}, {}
+    for i = 1, take do
+      local at_again = later[i] and tonumber(later[i])
+      if not at_again or at_again <= at then
+        drop[#drop + 1] = ids[i]
+        if at_again then
+          ended[#ended + 1] = ids[i]
+        end
+      end
+    end
+    if #drop > 0 then
+      redis.call('HDEL', k.finished, unpack(drop))
+      count = count - #drop
+    end
+    if #ended > 0 then
+      redis.call('HDEL', k.again, unpack(ended))
+    end
+    if take == #ids then
+      redis.call('LPOP', k.batches[outcome])
+    else
+      redis.call('LSET', k.batches[outcome], 0, cmsgpack.pack({at, {unpack(ids, take + 1)}}))
+    end
+    looked = looked + take
+  end
+  if count ~= known then
+    redis.call('HSET', k.counts, outcome, count)
+  end
+end
+-- Keep jobs that just finished. spec: the script's retention argument
+-- 'keep ms:most jobs:instance', '' when off; outcome 'C' or 'X'; ids, records and attempts
+-- side by side (a missing record is skipped). Then drops what both outcomes no longer keep.
 local function keep_finished(k, spec, outcome, ids, records, attempts, now)
   local keep, most, by = string.match(spec, '^(%d+):(%d+):(.*)$')
   keep, most = tonumber(keep), tonumber(most)
-  local ended, scored, kept = {}, {}, {}
-  local at = base36(now)
+  local ended, kept = {}, {}
+  local head = outcome .. '|' .. base36(now) .. '|'
   for i, id in ipairs(ids) do
     if records[i] then
       ended[#ended + 1] = id
-      scored[#scored + 1] = now
-      scored[#scored + 1] = id
       kept[#kept + 1] = id
-      kept[#kept + 1] = outcome .. '|' .. at .. '|' .. (tonumber(attempts[i]) or 0) .. '|' .. by .. '|' .. records[i]
+      kept[#kept + 1] = head .. (tonumber(attempts[i]) or 0) .. '|' .. by .. '|' .. records[i]
     end
   end
   if #ended == 0 then
     return
   end
-  redis.call('ZADD', k.set, unpack(scored))
-  -- ZREM of a missing key removes nothing: no need to ask whether it exists first.
-  redis.call('ZREM', k.other, unpack(ended))
+  local before = redis.call('HMGET', k.finished, unpack(ended))
   redis.call('HSET', k.finished, unpack(kept))
-  local old = redis.call('ZRANGEBYSCORE', k.set, '-inf', now - keep, 'LIMIT', 0, 1000)
-  local over = redis.call('ZCARD', k.set) - #old - most
-  if over > 0 then
-    local oldest = redis.call('ZRANGE', k.set, #old, #old + over - 1)
-    for _, id in ipairs(oldest) do
-      old[#old + 1] = id
+  redis.call('RPUSH', k.batches[outcome], cmsgpack.pack({now, ended}))
+  redis.call('HINCRBY', k.counts, outcome, #ended)
+  for i, old in ipairs(before) do
+    if old then
+      redis.call('HINCRBY', k.counts, string.sub(old, 1, 1), -1)
+      redis.call('HSET', k.again, ended[i], now)
     end
   end
-  if #old > 0 then
-    redis.call('ZREM', k.set, unpack(old))
-    redis.call('HDEL', k.finished, unpack(old))
+  drop_kept(k, 'C', keep, most, now)
+  drop_kept(k, 'X', keep, most, now)
+  for _, key in ipairs({k.finished, k.counts, k.again, k.batches.C, k.batches.X}) do
+    redis.call('PEXPIRE', key, keep)
   end
-  redis.call('PEXPIRE', k.set, keep)
-  redis.call('PEXPIRE', k.finished, keep)
+end
+-- The keys of keep_finished from a script's KEYS, starting at first: finished, completed
+-- list, cancelled list, counts, again.
+local function kept_keys(first)
+  return {finished = KEYS[first], batches = {C = KEYS[first + 1], X = KEYS[first + 2]},
+    counts = KEYS[first + 3], again = KEYS[first + 4]}
 end
 -- Fair groups: a job sent with a group (JobRequest.Builder#group) carries it in its
 -- headers' JSON as "delayqueue-group":"<group>", the group holding no character JSON

@@ -1,24 +1,42 @@
 -- read-finished: one page of a queue's kept finished jobs of one outcome (see keep_finished
 -- in prelude.lua), the most recent first. Not a transition.
--- KEYS[1] the outcome's sorted set (completed or cancelled), KEYS[2] finished
--- ARGV[1] offset, ARGV[2] count, at most 1,000
--- Returns {kept in the set, then per job: id, kept record}
--- O(log N + count).
-local first = tonumber(ARGV[1])
-local count = math.min(tonumber(ARGV[2]), 1000)
-local out = {redis.call('ZCARD', KEYS[1])}
-if count <= 0 then
-  return out
-end
-local ids = redis.call('ZREVRANGE', KEYS[1], first, first + count - 1)
-if #ids == 0 then
-  return out
-end
-local kept = redis.call('HMGET', KEYS[2], unpack(ids))
-for i, id in ipairs(ids) do
-  if kept[i] then
-    out[#out + 1] = id
-    out[#out + 1] = kept[i]
+-- KEYS[1] the outcome's batch list (completed or cancelled), KEYS[2] finished,
+-- KEYS[3] finished counts
+-- ARGV[1] the outcome, C or X, ARGV[2] offset, ARGV[3] count, at most 1,000
+-- Returns {kept of the outcome, then per job: id, kept record}
+-- Reads the batches from the newest, a few at a time, and skips each id whose kept end is
+-- a later one: O(offset + count) ids looked up, and those of ends overwritten since.
+local outcome = ARGV[1]
+local skip = tonumber(ARGV[2])
+local count = math.min(tonumber(ARGV[3]), 1000)
+local out = {tonumber(redis.call('HGET', KEYS[3], outcome)) or 0}
+local found = 0
+local last = -1
+while found < count do
+  local batches = redis.call('LRANGE', KEYS[1], last - 7, last)
+  if #batches == 0 then
+    break
   end
+  for b = #batches, 1, -1 do
+    local batch = cmsgpack.unpack(batches[b])
+    local head = outcome .. '|' .. base36(batch[1]) .. '|'
+    local ids = batch[2]
+    local kept = redis.call('HMGET', KEYS[2], unpack(ids))
+    for i = #ids, 1, -1 do
+      if found < count and kept[i] and string.sub(kept[i], 1, #head) == head then
+        if skip > 0 then
+          skip = skip - 1
+        else
+          found = found + 1
+          out[#out + 1] = ids[i]
+          out[#out + 1] = kept[i]
+        end
+      end
+    end
+  end
+  if #batches < 8 then
+    break
+  end
+  last = last - 8
 end
 return out
