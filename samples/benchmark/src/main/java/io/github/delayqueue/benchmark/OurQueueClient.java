@@ -161,6 +161,20 @@ final class OurQueueClient implements QueueClient {
 		this.operations.sendAll(requests);
 	}
 
+	/**
+	 * Send jobs shaped like the schedules' ticks, with a JSON object as payload, due now,
+	 * to the ticks' topic.
+	 * @param count how many
+	 */
+	void sendTickShapedJobs(int count) {
+		Instant now = Instant.now();
+		List<JobRequest> requests = new ArrayList<>(count);
+		for (int i = 0; i < count; i++) {
+			requests.add(JobRequest.builder(TICKS, Map.of("warm-up", i)).dueAt(now).build());
+		}
+		this.operations.sendAll(requests);
+	}
+
 	@Override
 	public void startConsumers(String topic, int threads, JobSink sink) {
 		DelayedJobListenerContainer container = this.registry.getListenerContainer(topic);

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.ConcurrentHistogram;
@@ -31,6 +32,10 @@ final class ScheduleScenario {
 	private static final Duration PRODUCTION_WINDOW = Duration.ofSeconds(10);
 
 	private static final Duration LATENESS_WINDOW = Duration.ofSeconds(15);
+
+	private static final int WARM_UP_JOBS = 20_000;
+
+	private static final Duration WARM_UP_LIMIT = Duration.ofMinutes(2);
 
 	// Never within a window: the first second of the year.
 	private static final String YEARLY = "0 0 0 1 1 *";
@@ -77,6 +82,11 @@ final class ScheduleScenario {
 					+ " instances, those run inside scripts included)", "commands", perTick, null, null));
 			this.report.add(new Report.Row("10c. schedules: script calls per tick (all of " + INSTANCES + " instances)",
 					"calls", (scriptsAfter - scriptsBefore) / (double) ticks, null, null));
+			JitWarmUp.Result warmUp = JitWarmUp.run(this.options.warmUpRounds(), () -> warmUp(instances));
+			this.report.note("Schedules: "
+					+ warmUp
+						.describe(WARM_UP_JOBS + " tick-shaped jobs on the " + INSTANCES + " instances' tick consumers")
+					+ ", before the tick lateness was measured.");
 			// The backlog of the production window would make the first ticks below late.
 			connection.call("DEL", ready, ready.replace(":ready", ":jobs"));
 			Histogram produced = new ConcurrentHistogram(TimeUnit.MINUTES.toMillis(10), 3);
@@ -117,6 +127,41 @@ final class ScheduleScenario {
 		}
 		int end = stats.indexOf(',');
 		return Long.parseLong(stats.substring("calls=".length(), (end < 0) ? stats.length() : end));
+	}
+
+	// The tick consumers' code runs compiled, as in an application that has run for a
+	// while, not interpreted as in one that just started: a tick a second would leave it
+	// interpreted for minutes.
+	private void warmUp(List<OurQueueClient> instances) {
+		CountDownLatch acked = new CountDownLatch(WARM_UP_JOBS);
+		QueueClient.JobSink counting = new QueueClient.JobSink() {
+
+			@Override
+			public void started(String payload) {
+			}
+
+			@Override
+			public void acknowledged() {
+				acked.countDown();
+			}
+
+		};
+		instances.forEach(
+				(instance) -> instance.startConsumers(OurQueueClient.TICKS, OurQueueClient.TICK_CONSUMERS, counting));
+		try {
+			instances.get(0).sendTickShapedJobs(WARM_UP_JOBS);
+			if (!acked.await(WARM_UP_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+				throw new IllegalStateException("Warm-up of the tick consumers: " + acked.getCount() + " of "
+						+ WARM_UP_JOBS + " jobs not acknowledged within " + WARM_UP_LIMIT);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted", ex);
+		}
+		finally {
+			instances.forEach(OurQueueClient::stopConsumers);
+		}
 	}
 
 	private Histogram lateness(List<OurQueueClient> instances) {
