@@ -203,6 +203,54 @@ class CompletedRetentionTests {
 	}
 
 	@Test
+	void anIdThatEndsTwiceInOneMillisecondIsPagedAndCountedOnce() {
+		Instant[] ends = new Instant[2];
+
+		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(1)).until(() -> {
+			for (int i = 0; i < 2; i++) {
+				sendLater("order-1");
+				this.template.cancel(TOPIC, "order-1");
+				ends[i] = find("order-1").finishedAt();
+			}
+			return ends[0].equals(ends[1]);
+		});
+
+		assertThat(this.admin.countKept(TOPIC, JobState.CANCELLED)).isEqualTo(1);
+		assertThat(this.admin.jobs(TOPIC, JobState.CANCELLED, 0, 10)).extracting(JobInfo::id)
+			.as("two ends in one millisecond are still one kept job")
+			.containsExactly("order-1");
+	}
+
+	@Test
+	void anIdCancelledInTheMillisecondItCompletedKeepsItsCancellationWhenTheCompletionIsDropped() {
+		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofHours(1), 1));
+		Instant[] ends = new Instant[2];
+
+		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(1)).until(() -> {
+			send("order-1");
+			finish(claim());
+			ends[0] = find("order-1").finishedAt();
+			sendLater("order-1");
+			this.template.cancel(TOPIC, "order-1");
+			ends[1] = find("order-1").finishedAt();
+			return ends[0].equals(ends[1]);
+		});
+		send("order-2");
+		finish(claim());
+		send("order-3");
+		finish(claim());
+
+		assertThat(find("order-1").state()).as("dropping the completion left the cancellation")
+			.isEqualTo(JobState.CANCELLED);
+		assertThat(this.admin.countKept(TOPIC, JobState.CANCELLED)).isEqualTo(1);
+		assertThat(this.admin.countKept(TOPIC, JobState.COMPLETED)).isEqualTo(1);
+		assertThat(this.admin.jobs(TOPIC, JobState.COMPLETED, 0, 10)).extracting(JobInfo::id)
+			.containsExactly("order-3");
+		assertThat(this.fixture.redis().opsForHash().keys(this.keys.topic(TOPIC).finished()))
+			.containsExactlyInAnyOrder("order-1", "order-3");
+	}
+
+	@Test
 	void dropsKeptJobsPastTheirRetentionWhileOthersFinish() {
 		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofMillis(300), 1000));
 		send("first");
@@ -309,6 +357,10 @@ class CompletedRetentionTests {
 
 	private void send(String id) {
 		this.wiring.send(TOPIC, id);
+	}
+
+	private void sendLater(String id) {
+		this.template.send(JobRequest.builder(TOPIC, "receipt").id(id).delay(Duration.ofHours(1)).build());
 	}
 
 	private ClaimedJob claim() {

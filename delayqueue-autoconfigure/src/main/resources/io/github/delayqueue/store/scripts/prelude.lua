@@ -284,6 +284,40 @@ local function drop_kept(k, outcome, keep, most, now)
     redis.call('HSET', k.counts, outcome, count)
   end
 end
+-- Take id out of its batch that finished at ms at, one of the newest batches of the list
+-- (those not older than now). Needed when an id ends again within the millisecond of its
+-- earlier end (or before it, if the Redis clock stepped back): the note in the again hash
+-- and a page's check of the kept end compare times, which cannot tell the two ends apart.
+local function unbatch(list, id, at, now)
+  local index = -1
+  while true do
+    local element = redis.call('LINDEX', list, index)
+    if not element then
+      return
+    end
+    local batch = cmsgpack.unpack(element)
+    if batch[1] < now then
+      return
+    end
+    if batch[1] == at then
+      local rest = {}
+      for _, other in ipairs(batch[2]) do
+        if other ~= id then
+          rest[#rest + 1] = other
+        end
+      end
+      if #rest < #batch[2] then
+        if #rest == 0 then
+          redis.call('LREM', list, -1, element)
+        else
+          redis.call('LSET', list, index, cmsgpack.pack({at, rest}))
+        end
+        return
+      end
+    end
+    index = index - 1
+  end
+end
 -- Keep jobs that just finished. spec: the script's retention argument
 -- 'keep ms:most jobs:instance', '' when off; outcome 'C' or 'X'; ids, records and attempts
 -- side by side (a missing record is skipped). Then drops what both outcomes no longer keep.
@@ -303,15 +337,20 @@ local function keep_finished(k, spec, outcome, ids, records, attempts, now)
     return
   end
   local before = redis.call('HMGET', k.finished, unpack(ended))
+  for i, old in ipairs(before) do
+    if old then
+      local was = string.sub(old, 1, 1)
+      redis.call('HINCRBY', k.counts, was, -1)
+      redis.call('HSET', k.again, ended[i], now)
+      local at = tonumber(string.match(old, '^%a|(%w+)|'), 36)
+      if at >= now then
+        unbatch(k.batches[was], ended[i], at, now)
+      end
+    end
+  end
   redis.call('HSET', k.finished, unpack(kept))
   redis.call('RPUSH', k.batches[outcome], cmsgpack.pack({now, ended}))
   redis.call('HINCRBY', k.counts, outcome, #ended)
-  for i, old in ipairs(before) do
-    if old then
-      redis.call('HINCRBY', k.counts, string.sub(old, 1, 1), -1)
-      redis.call('HSET', k.again, ended[i], now)
-    end
-  end
   drop_kept(k, 'C', keep, most, now)
   drop_kept(k, 'X', keep, most, now)
   for _, key in ipairs({k.finished, k.counts, k.again, k.batches.C, k.batches.X}) do
