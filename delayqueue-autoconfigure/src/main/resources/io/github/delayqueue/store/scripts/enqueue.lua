@@ -32,7 +32,8 @@
 -- running (zset), KEYS[8] ghosts (hash), KEYS[9] successors (hash), KEYS[10] the partition's
 -- retirement mark (partitions other than a topic's first only)
 -- Timelines (see timeline in prelude.lua): a new job starts its timeline with a SENT event
--- (its due time, this instance), a replacement adds REPLACED with its new due time.
+-- (its due time, this instance), those of one call in one log element; a replacement adds
+-- REPLACED with its new due time.
 -- ARGV[1] wake channel, ARGV[2] topic, ARGV[3] the timeline argument ('' when off), then per
 -- job: id, due, record tail; due is 'd<ms>' (a
 -- delay) or 'a<ms>' (epoch ms), in capitals 'D' and 'A' when the sender generated the id,
@@ -68,8 +69,38 @@ local function capped(ms, first, wait)
   end
   return ms
 end
+-- The SENT steps of this call's new jobs, written together (see flush_sent): per job id,
+-- attempt 0, due ms, as log_steps takes them.
+local sent = {}
+-- Writes the SENT steps gathered so far: one DEL for the lists of earlier jobs of their ids
+-- (a new job starts a new timeline), a list of its own for each job due after the keep
+-- time (it may outlive the log, see record_sent in prelude.lua), and one log element for
+-- all of them, rather than commands per job. Before a replacement, whose step may go to
+-- the list of a job this call wrote.
+local function flush_sent()
+  if #sent == 0 then
+    return
+  end
+  local lists = {}
+  for i = 1, #sent, 3 do
+    lists[#lists + 1] = t.prefix .. sent[i]
+  end
+  for i = 1, #lists, 500 do
+    redis.call('DEL', unpack(lists, i, math.min(i + 499, #lists)))
+  end
+  for i = 1, #sent, 3 do
+    if sent[i + 2] > now + t.keep then
+      redis.call('RPUSH', lists[(i + 2) / 3], event('S', now, 0, t.by, sent[i + 2]))
+    end
+  end
+  log_steps(t, 'S', now, t.by, nil, sent)
+  sent = {}
+end
 -- Replaces the pending job id (see above); returns the status to report.
 local function replace(id, ms, wait, tail)
+  if t then
+    flush_sent()
+  end
   if redis.call('ZSCORE', KEYS[7], id) then
     local successor = redis.call('HGET', KEYS[9], id)
     local first = successor and tonumber(string.match(successor, '^(%w+)|'), 36) or now
@@ -142,7 +173,9 @@ for i = 4, #ARGV, 3 do
     stored = true
   end
   if stored and t then
-    record_sent(t, id, now, new_ms, nil)
+    sent[#sent + 1] = id
+    sent[#sent + 1] = 0
+    sent[#sent + 1] = new_ms
   end
   if not stored then
     if (kind == 'D' or kind == 'A') and tail_of(redis.call('HGET', KEYS[1], id)) == tail then
@@ -160,6 +193,9 @@ for i = 4, #ARGV, 3 do
     redis.call('ZADD', KEYS[2], new_ms, id)
     delayed_at(new_ms)
   end
+end
+if t then
+  flush_sent()
 end
 if grouped then
   redis.call('HSETNX', queue_key(KEYS[1], 'jobs', 'groups'), '', 0)
