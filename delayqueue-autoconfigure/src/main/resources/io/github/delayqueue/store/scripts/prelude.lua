@@ -326,11 +326,20 @@ local function keep_finished(k, spec, outcome, ids, records, attempts, now)
   keep, most = tonumber(keep), tonumber(most)
   local ended, kept = {}, {}
   local head = outcome .. '|' .. base36(now) .. '|'
+  -- Most jobs of a call share their attempt count: each prefix is built once, as turning
+  -- a count into text for every job took about as long as the rest of the copy.
+  local prefixes = {}
   for i, id in ipairs(ids) do
     if records[i] then
+      local attempt = attempts[i] or '0'
+      local prefix = prefixes[attempt]
+      if not prefix then
+        prefix = head .. (tonumber(attempt) or 0) .. '|' .. by .. '|'
+        prefixes[attempt] = prefix
+      end
       ended[#ended + 1] = id
       kept[#kept + 1] = id
-      kept[#kept + 1] = head .. (tonumber(attempts[i]) or 0) .. '|' .. by .. '|' .. records[i]
+      kept[#kept + 1] = prefix .. records[i]
     end
   end
   if #ended == 0 then

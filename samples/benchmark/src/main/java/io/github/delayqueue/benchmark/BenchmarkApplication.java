@@ -23,12 +23,23 @@ public final class BenchmarkApplication {
 	// Sums up runs made earlier (see repeat.sh) instead of running.
 	private static final String SUMMARIZE = "--summarize";
 
+	// Sums up a slow log of every command, script by script (see ScriptCosts).
+	private static final String SCRIPT_COSTS = "--script-costs";
+
 	private BenchmarkApplication() {
 	}
 
 	public static void main(String[] args) throws IOException {
 		if (args.length > 0 && args[0].equals(SUMMARIZE)) {
 			summarize(Arrays.asList(args).subList(1, args.length));
+			return;
+		}
+		if (args.length > 0 && args[0].equals(SCRIPT_COSTS)) {
+			if (args.length != 3) {
+				System.err.println("--script-costs needs a slow log (redis-cli --json SLOWLOG GET) and a topic");
+				System.exit(2);
+			}
+			System.out.print(ScriptCosts.read(Path.of(args[1]), args[2]));
 			return;
 		}
 		BenchmarkOptions options;
