@@ -206,7 +206,7 @@ class CompletedRetentionTests {
 	void anIdThatEndsTwiceInOneMillisecondIsPagedAndCountedOnce() {
 		Instant[] ends = new Instant[2];
 
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(1)).until(() -> {
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(1)).until(() -> {
 			for (int i = 0; i < 2; i++) {
 				sendLater("order-1");
 				this.template.cancel(TOPIC, "order-1");
@@ -226,7 +226,7 @@ class CompletedRetentionTests {
 		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofHours(1), 1));
 		Instant[] ends = new Instant[2];
 
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(1)).until(() -> {
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(1)).until(() -> {
 			send("order-1");
 			finish(claim());
 			ends[0] = find("order-1").finishedAt();
