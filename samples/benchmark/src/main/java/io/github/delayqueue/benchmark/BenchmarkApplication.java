@@ -139,6 +139,15 @@ public final class BenchmarkApplication {
 				step("schedules: " + ScheduleScenario.SCHEDULES + " recurring schedules on three instances");
 				new ScheduleScenario(redis, options, report).run();
 			}
+			if (options.scenarios().contains(ScheduleScenario.CLUSTER_NAME)) {
+				step("schedules on a Redis Cluster: " + ScheduleScenario.SCHEDULES
+						+ " recurring schedules on three instances");
+				try (BenchmarkCluster cluster = BenchmarkCluster.start()) {
+					report.environment("Redis Cluster",
+							"3 masters, 3 replicas, Redis " + cluster.version() + ", on this machine's loopback");
+					new ScheduleScenario(redis, options, report).runOnCluster(cluster);
+				}
+			}
 			if (options.scenarios().contains(RateLimitScenario.NAME)) {
 				step("limits: " + options.limitJobs() + " jobs due at once in a rate-limited topic, on two instances");
 				new RateLimitScenario(redis, options, report).run();

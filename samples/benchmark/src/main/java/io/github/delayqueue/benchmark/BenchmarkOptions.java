@@ -59,6 +59,8 @@ record BenchmarkOptions(@Nullable String redisUrl, Path output, int enqueueJobs,
 			       [--scenarios 1,2,...]  (default: all of 1 to 9; --cluster: one Redis against a local
 			                               Redis Cluster of three masters instead, or add 'cluster';
 			                               'schedules': recurring schedules on three instances;
+			                               'schedules-cluster': their tick lateness on a local
+			                               Redis Cluster;
 			                               'limits': a rate-limited topic on two instances)
 			""";
 

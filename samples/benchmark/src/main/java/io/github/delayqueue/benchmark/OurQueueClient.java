@@ -122,9 +122,17 @@ final class OurQueueClient implements QueueClient {
 	 */
 	static List<OurQueueClient> instances(int count, BenchmarkRedis redis, ApplicationSetup setup,
 			Map<String, String> properties) {
+		return instances(count,
+				Map.of("spring.data.redis.host", redis.host(), "spring.data.redis.port", String.valueOf(redis.port())),
+				setup, properties);
+	}
+
+	// As above, on the Redis the given spring.data.redis properties name (a cluster's
+	// nodes).
+	static List<OurQueueClient> instances(int count, Map<String, String> redisProperties, ApplicationSetup setup,
+			Map<String, String> properties) {
 		Map<String, String> all = new HashMap<>(properties);
-		all.put("spring.data.redis.host", redis.host());
-		all.put("spring.data.redis.port", String.valueOf(redis.port()));
+		all.putAll(redisProperties);
 		List<OurQueueClient> instances = new ArrayList<>(count);
 		for (int i = 0; i < count; i++) {
 			instances.add(new OurQueueClient(all, setup));

@@ -22,6 +22,12 @@ final class ScheduleScenario {
 
 	static final String NAME = "schedules";
 
+	/**
+	 * The scenario name of the tick lateness on a local Redis Cluster; not part of
+	 * {@link #NAME}, since it starts six more Redis servers.
+	 */
+	static final String CLUSTER_NAME = "schedules-cluster";
+
 	// -Dbenchmark.schedules=N declares N schedules instead: few of them make the light
 	// load
 	// under which a tick should start as soon as a delayed job does.
@@ -105,6 +111,44 @@ final class ScheduleScenario {
 					"ms", (double) produced.getValueAtPercentile(50), null, null));
 			this.report.add(new Report.Row("10h. schedules: tick to its job in the topic, p99", "ms",
 					(double) produced.getValueAtPercentile(99), null, null));
+		}
+		finally {
+			instances.forEach(OurQueueClient::close);
+		}
+	}
+
+	/**
+	 * The tick lateness on a Redis Cluster: the same schedules on three instances whose
+	 * Redis is the cluster, tick consumers warmed up as on one Redis.
+	 * @param cluster the cluster, started
+	 */
+	void runOnCluster(BenchmarkCluster cluster) {
+		cluster.flushAll();
+		List<OurQueueClient> instances = OurQueueClient.instances(INSTANCES,
+				Map.of("spring.data.redis.cluster.nodes", cluster.nodesProperty()), this.options.application(),
+				schedules("every", "1s"));
+		try {
+			// Every instance has declared and loaded the schedules; the backlog of ticks
+			// since then goes with the warm-up's first round.
+			pause(Duration.ofSeconds(3));
+			JitWarmUp.Result warmUp = JitWarmUp.run(this.options.warmUpRounds(), () -> warmUp(instances));
+			this.report.note("Schedules on the Redis Cluster: "
+					+ warmUp
+						.describe(WARM_UP_JOBS + " tick-shaped jobs on the " + INSTANCES + " instances' tick consumers")
+					+ ", before the tick lateness was measured.");
+			Histogram produced = new ConcurrentHistogram(TimeUnit.MINUTES.toMillis(10), 3);
+			instances.forEach((instance) -> instance.onTickProduced(produced::recordValue));
+			Histogram lateness = lateness(instances);
+			String on = SCHEDULES + " schedules every second, " + INSTANCES + " instances, Redis Cluster of 3 masters";
+			this.report.add(new Report.Row(
+					"10o. " + on + ": tick to handler start, p50 (" + lateness.getTotalCount() + " ticks)", "ms",
+					millis(lateness.getValueAtPercentile(50)), null, null));
+			this.report.add(new Report.Row("10p. " + on + ": tick to handler start, p99", "ms",
+					millis(lateness.getValueAtPercentile(99)), null, null));
+			this.report.add(new Report.Row("10q. " + on + ": tick to handler start, max", "ms",
+					millis(lateness.getMaxValue()), null, null));
+			this.report.add(new Report.Row("10r. " + on + ": tick to its job in the topic (by the Redis clock), p99",
+					"ms", (double) produced.getValueAtPercentile(99), null, null));
 		}
 		finally {
 			instances.forEach(OurQueueClient::close);
