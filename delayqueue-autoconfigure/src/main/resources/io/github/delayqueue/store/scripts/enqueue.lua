@@ -69,32 +69,16 @@ local function capped(ms, first, wait)
   end
   return ms
 end
--- The SENT steps of this call's new jobs, written together (see flush_sent): per job id,
--- attempt 0, due ms, as log_steps takes them.
+-- The SENT steps of this call's new jobs, written together (see record_sent in
+-- prelude.lua): per job id, attempt 0, due ms.
 local sent = {}
--- Writes the SENT steps gathered so far: one DEL for the lists of earlier jobs of their ids
--- (a new job starts a new timeline), a list of its own for each job due after the keep
--- time (it may outlive the log, see record_sent in prelude.lua), and one log element for
--- all of them, rather than commands per job. Before a replacement, whose step may go to
--- the list of a job this call wrote.
+-- Writes the SENT steps gathered so far: before a replacement, whose step may go to the
+-- list of a job this call wrote, and at the end.
 local function flush_sent()
-  if #sent == 0 then
-    return
+  if #sent > 0 then
+    record_sent(t, now, nil, sent)
+    sent = {}
   end
-  local lists = {}
-  for i = 1, #sent, 3 do
-    lists[#lists + 1] = t.prefix .. sent[i]
-  end
-  for i = 1, #lists, 500 do
-    redis.call('DEL', unpack(lists, i, math.min(i + 499, #lists)))
-  end
-  for i = 1, #sent, 3 do
-    if sent[i + 2] > now + t.keep then
-      redis.call('RPUSH', lists[(i + 2) / 3], event('S', now, 0, t.by, sent[i + 2]))
-    end
-  end
-  log_steps(t, 'S', now, t.by, nil, sent)
-  sent = {}
 end
 -- Replaces the pending job id (see above); returns the status to report.
 local function replace(id, ms, wait, tail)

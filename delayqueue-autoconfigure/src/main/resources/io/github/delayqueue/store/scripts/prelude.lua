@@ -142,16 +142,24 @@ local function record_events(t, id, ...)
       tonumber(attempt) or 0, (due ~= '') and tonumber(due, 36) or -1}))
   end
 end
--- The SENT step of a new job: its list is cleared (that of an earlier job of the id), and
--- the step goes to the log, and to a new list only when the job is due after the keep time
--- (it may outlive the log).
-local function record_sent(t, id, now, due, detail)
-  redis.call('DEL', t.prefix .. id)
-  if due > now + t.keep then
-    record_events(t, id, event('S', now, 0, t.by, due, detail))
-  else
-    log_steps(t, 'S', now, t.by, detail, {id, 0, due})
+-- The SENT steps of new jobs sent at one time, entries per job: id, 0, due ms (as
+-- log_steps takes them). The lists of earlier jobs of their ids are cleared (a new job
+-- starts a new timeline) in one DEL, a job due after the keep time gets a new list with its
+-- step (it may outlive the log), and all the steps go to the log in one element.
+local function record_sent(t, now, detail, entries)
+  local lists = {}
+  for i = 1, #entries, 3 do
+    lists[#lists + 1] = t.prefix .. entries[i]
   end
+  for i = 1, #lists, 500 do
+    redis.call('DEL', unpack(lists, i, math.min(i + 499, #lists)))
+  end
+  for i = 3, #entries, 3 do
+    if entries[i] > now + t.keep then
+      redis.call('RPUSH', lists[i / 3], event('S', now, 0, t.by, entries[i], detail))
+    end
+  end
+  log_steps(t, 'S', now, t.by, detail, entries)
 end
 -- The end of jobs that completed: the lists of those that have one expire after the keep
 -- time (most have none: their steps are all in the log).
