@@ -50,13 +50,7 @@ redis.call('ZREM', KEYS[1], unpack(done))
 local t = timeline(ARGV[4])
 if t then
   now = now or redis_now()
-  local entries = {}
-  for i, id in ipairs(done) do
-    entries[#entries + 1] = id
-    entries[#entries + 1] = tonumber(doneAttempts[i]) or 0
-    entries[#entries + 1] = -1
-  end
-  log_steps(t, 'C', now, t.by, nil, entries)
+  log_steps(t, 'C', now, t.by, nil, step_groups(done, doneAttempts))
 end
 local gone = done
 if redis.call('EXISTS', KEYS[7]) == 1 then

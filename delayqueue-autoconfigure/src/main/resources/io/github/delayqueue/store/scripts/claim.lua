@@ -345,7 +345,7 @@ local counted, deadlines, vanished = {}, {}, {}
 local defaultTtr = tonumber(ARGV[3])
 local t = timeline(ARGV[5])
 local longestTtr = 0
-local claimedSteps = {}
+local claimed, claimedAttempts = {}, {}
 for i, id in ipairs(ids) do
   local record = records[i]
   if record then
@@ -360,9 +360,8 @@ for i, id in ipairs(ids) do
     out[#out + 1] = attempt
     out[#out + 1] = record
     if t then
-      claimedSteps[#claimedSteps + 1] = id
-      claimedSteps[#claimedSteps + 1] = attempt
-      claimedSteps[#claimedSteps + 1] = -1
+      claimed[#claimed + 1] = id
+      claimedAttempts[#claimed] = attempt
     end
   else
     vanished[#vanished + 1] = id
@@ -372,7 +371,7 @@ for i, id in ipairs(ids) do
   end
 end
 if t then
-  log_steps(t, 'G', now, t.by, nil, claimedSteps)
+  log_steps(t, 'G', now, t.by, nil, step_groups(claimed, claimedAttempts))
 end
 if #counted > 0 then
   redis.call('HSET', KEYS[5], unpack(counted))

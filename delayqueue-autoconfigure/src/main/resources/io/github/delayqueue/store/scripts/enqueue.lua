@@ -70,14 +70,14 @@ local function capped(ms, first, wait)
   return ms
 end
 -- The SENT steps of this call's new jobs, written together (see record_sent in
--- prelude.lua): per job id, attempt 0, due ms.
-local sent = {}
+-- prelude.lua): their ids and due ms.
+local sent, sent_due = {}, {}
 -- Writes the SENT steps gathered so far: before a replacement, whose step may go to the
 -- list of a job this call wrote, and at the end.
 local function flush_sent()
   if #sent > 0 then
-    record_sent(t, now, nil, sent)
-    sent = {}
+    record_sent(t, now, nil, sent, sent_due)
+    sent, sent_due = {}, {}
   end
 end
 -- Replaces the pending job id (see above); returns the status to report.
@@ -158,8 +158,7 @@ for i = 4, #ARGV, 3 do
   end
   if stored and t then
     sent[#sent + 1] = id
-    sent[#sent + 1] = 0
-    sent[#sent + 1] = new_ms
+    sent_due[#sent] = new_ms
   end
   if not stored then
     if (kind == 'D' or kind == 'A') and tail_of(redis.call('HGET', KEYS[1], id)) == tail then

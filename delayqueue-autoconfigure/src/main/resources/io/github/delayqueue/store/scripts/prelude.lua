@@ -113,21 +113,46 @@ end
 local function mark_log(prefix, now, id)
   local newest = redis.call('ZRANGE', prefix .. '/log-slots', -1, -1)
   if #newest == 1 then
-    redis.call('RPUSHX', prefix .. '/log:' .. newest[1], cmsgpack.pack({'~', now, '', '', id, 0, -1}))
+    redis.call('RPUSHX', prefix .. '/log:' .. newest[1], cmsgpack.pack({'~', now, '', '', {0, -1, {id}}}))
   end
 end
 -- Appends steps of one kind, taken at one time, to the step log in one element: the
--- MessagePack of {type, at ms, instance, detail, then per job: id, attempt, due ms or -1}.
--- entries is that flat list of per-job values; t from timeline().
-local function log_steps(t, letter, now, by, detail, entries)
-  if #entries == 0 then
+-- MessagePack of {type, at ms, instance, detail, then per group of jobs that share their
+-- attempt and due time: {attempt, due ms or -1, ids}}. groups is that list of groups (see
+-- step_groups); t from timeline(). A batch's ids go into the element as the script holds
+-- them: Lua does no work per job, which took most of the timeline's time in Redis when each
+-- job had its own id, attempt and due time in the element.
+local function log_steps(t, letter, now, by, detail, groups)
+  if #groups == 0 then
     return
   end
   local element = {letter, now, by or '', detail or ''}
-  for i = 1, #entries do
-    element[4 + i] = entries[i]
+  for i = 1, #groups do
+    element[4 + i] = groups[i]
   end
   append_log(t.prefix, t.keep, now, cmsgpack.pack(element))
+end
+-- Groups for log_steps of ids that differ in one value: values[i] is ids[i]'s attempt (or
+-- due ms, with by_due); a nil values gives one group of attempt 0, no due time. Most calls
+-- hold one group: a batch's jobs mostly share their attempt and due time.
+local function step_groups(ids, values, by_due)
+  if not values then
+    return (#ids > 0) and {{0, -1, ids}} or {}
+  end
+  local groups, index = {}, {}
+  for i, id in ipairs(ids) do
+    local value = values[i] or 0
+    local group = index[value]
+    if not group then
+      local number = tonumber(value) or 0
+      group = by_due and {0, number, {}} or {number, -1, {}}
+      index[value] = group
+      groups[#groups + 1] = group
+    end
+    local members = group[3]
+    members[#members + 1] = id
+  end
+  return groups
 end
 -- Appends events (entries from event()) to a job's list in one RPUSH, and each to the
 -- step log; t from timeline().
@@ -138,28 +163,28 @@ local function record_events(t, id, ...)
   end
   for _, entry in ipairs({...}) do
     local letter, at, attempt, by, due, detail = string.match(entry, '^(%a)|(%w+)|(%d*)|([^|]*)|(%w*)|(.*)$')
-    append_log(t.prefix, t.keep, tonumber(at, 36), cmsgpack.pack({letter, tonumber(at, 36), by, detail, id,
-      tonumber(attempt) or 0, (due ~= '') and tonumber(due, 36) or -1}))
+    append_log(t.prefix, t.keep, tonumber(at, 36), cmsgpack.pack({letter, tonumber(at, 36), by, detail,
+      {tonumber(attempt) or 0, (due ~= '') and tonumber(due, 36) or -1, {id}}}))
   end
 end
--- The SENT steps of new jobs sent at one time, entries per job: id, 0, due ms (as
--- log_steps takes them). The lists of earlier jobs of their ids are cleared (a new job
--- starts a new timeline) in one DEL, a job due after the keep time gets a new list with its
--- step (it may outlive the log), and all the steps go to the log in one element.
-local function record_sent(t, now, detail, entries)
+-- The SENT steps of new jobs sent at one time: ids and their due ms side by side. The
+-- lists of earlier jobs of their ids are cleared (a new job starts a new timeline) in one
+-- DEL, a job due after the keep time gets a new list with its step (it may outlive the
+-- log), and all the steps go to the log in one element.
+local function record_sent(t, now, detail, ids, dues)
   local lists = {}
-  for i = 1, #entries, 3 do
-    lists[#lists + 1] = t.prefix .. entries[i]
+  for i, id in ipairs(ids) do
+    lists[i] = t.prefix .. id
   end
   for i = 1, #lists, 500 do
     redis.call('DEL', unpack(lists, i, math.min(i + 499, #lists)))
   end
-  for i = 3, #entries, 3 do
-    if entries[i] > now + t.keep then
-      redis.call('RPUSH', lists[i / 3], event('S', now, 0, t.by, entries[i], detail))
+  for i, due in ipairs(dues) do
+    if due > now + t.keep then
+      redis.call('RPUSH', lists[i], event('S', now, 0, t.by, due, detail))
     end
   end
-  log_steps(t, 'S', now, t.by, detail, entries)
+  log_steps(t, 'S', now, t.by, detail, step_groups(ids, dues, true))
 end
 -- The end of jobs that completed: the lists of those that have one expire after the keep
 -- time (most have none: their steps are all in the log).

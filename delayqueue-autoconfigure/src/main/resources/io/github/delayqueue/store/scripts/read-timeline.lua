@@ -59,10 +59,15 @@ for i, slot in ipairs(slots) do
     for _, element in ipairs(elements) do
       if string.find(element, id, 1, true) then
         local step = cmsgpack.unpack(element)
-        for j = 5, #step, 3 do
-          if step[j] == id then
-            out[#out + 1] = event(step[1], step[2], step[j + 1], step[3], (step[j + 2] >= 0) and step[j + 2] or nil,
-              step[4])
+        for g = 5, #step do
+          local group = step[g]
+          -- Not a table: an element of a snapshot build before groups; its steps are not read.
+          if type(group) == 'table' then
+            for _, other in ipairs(group[3]) do
+              if other == id then
+                out[#out + 1] = event(step[1], step[2], group[1], step[3], (group[2] >= 0) and group[2] or nil, step[4])
+              end
+            end
           end
         end
       end

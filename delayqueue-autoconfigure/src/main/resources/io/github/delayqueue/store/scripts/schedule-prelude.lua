@@ -49,7 +49,7 @@ local function write_job(keys, id, due, now, tail, t, detail)
   if stored then
     redis.call('LPUSH', keys.ready, id)
     if t then
-      record_sent(t, now, detail, {id, 0, due})
+      record_sent(t, now, detail, {id}, {due})
     end
   end
   return stored

@@ -59,13 +59,7 @@ for i = 1, #promote, 500 do
   redis.call('LPUSH', KEYS[2], unpack(promote, i, last))
 end
 if t then
-  local entries = {}
-  for _, id in ipairs(promote) do
-    entries[#entries + 1] = id
-    entries[#entries + 1] = 0
-    entries[#entries + 1] = -1
-  end
-  log_steps(t, 'R', now, nil, nil, entries)
+  log_steps(t, 'R', now, nil, nil, step_groups(promote))
 end
 
 local expired = due(KEYS[3], runningHead)
