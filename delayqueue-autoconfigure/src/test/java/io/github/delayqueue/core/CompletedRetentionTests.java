@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims;
@@ -279,6 +280,27 @@ class CompletedRetentionTests {
 
 		TopicKeys k = this.keys.topic(TOPIC);
 		assertThat(this.fixture.redis().countExistingKeys(k.keptKeys())).isZero();
+	}
+
+	@Test
+	void everyKeyOfTheKeptJobsExpiresEvenWhenCreatedBetweenTwoRenewalsOfTheExpiry() {
+		use(this.fixture.keys(), new JobHistoryPolicy(Duration.ofHours(1), 1000));
+		send("order-1");
+		finish(claim());
+		sendLater("order-2");
+		this.template.cancel(TOPIC, "order-2");
+		send("order-1");
+		finish(claim());
+
+		TopicKeys k = this.keys.topic(TOPIC);
+		assertThat(k.keptKeys()).allSatisfy((key) -> {
+			Long ttl = this.fixture.redis().getExpire(key, TimeUnit.MILLISECONDS);
+			assertThat(ttl).as("expiry of %s", key)
+				.isBetween(Duration.ofMinutes(59).toMillis(),
+						Duration.ofHours(1).plus(Duration.ofHours(1).dividedBy(16)).toMillis());
+		});
+		assertThat(find("order-1").state()).isEqualTo(JobState.COMPLETED);
+		assertThat(find("order-2").state()).isEqualTo(JobState.CANCELLED);
 	}
 
 	@Test

@@ -265,12 +265,13 @@ end
 -- an end is noted in the again hash (id -> finished ms), so that dropping the batch of
 -- the earlier end leaves the later one alone; a page skips a batch's id whose kept end is
 -- not that batch's. Each call drops the batches its retention passed (about a thousand
--- jobs at most) and the oldest jobs beyond the count cap; the keys expire with the
--- retention, so a topic where nothing finishes any more keeps nothing for longer.
--- k: finished, counts, again (hashes), batches: {C = completed list, X = cancelled list}.
-local function drop_kept(k, outcome, keep, most, now)
-  local known = tonumber(redis.call('HGET', k.counts, outcome)) or 0
-  local count, looked, again = known, 0, nil
+-- jobs at most) and the oldest jobs beyond the count cap. The keys expire a sixteenth of
+-- the retention after it (see keep_finished), so a topic where nothing finishes any more
+-- keeps nothing for much longer.
+-- k: finished, counts, again (hashes), batches: {C = completed list, X = cancelled list};
+-- count: how many jobs of the outcome are kept. Returns how many are kept after the drop.
+local function drop_kept(k, outcome, count, keep, most, now)
+  local looked, again = 0, nil
   while looked < 1000 or count > most do
     local head = redis.call('LINDEX', k.batches[outcome], 0)
     if not head then
@@ -279,7 +280,8 @@ local function drop_kept(k, outcome, keep, most, now)
     local batch = cmsgpack.unpack(head)
     local at, ids = batch[1], batch[2]
     local take = #ids
-    if at > now - keep then
+    local young = at > now - keep
+    if young then
       if count <= most then
         break
       end
@@ -312,10 +314,13 @@ local function drop_kept(k, outcome, keep, most, now)
       redis.call('LSET', k.batches[outcome], 0, cmsgpack.pack({at, {unpack(ids, take + 1)}}))
     end
     looked = looked + take
+    -- Batches are in the order of the Redis clock: those after a batch too young to go by
+    -- its age are too, and need not be read when the count is within the cap.
+    if young and count <= most then
+      break
+    end
   end
-  if count ~= known then
-    redis.call('HSET', k.counts, outcome, count)
-  end
+  return count
 end
 -- Take id out of its batch that finished at ms at, one of the newest batches of the list
 -- (those not older than now). Needed when an id ends again within the millisecond of its
@@ -378,12 +383,22 @@ local function keep_finished(k, spec, outcome, ids, records, attempts, now)
   if #ended == 0 then
     return
   end
+  -- The keys' expiry is set again once a sixteenth of the retention has passed since it
+  -- last was (counts field e), for a little more than the retention, rather than by every
+  -- call: five PEXPIREs took a tenth of a call. A key created in between gets its expiry
+  -- when it is created.
+  local state = redis.call('HMGET', k.counts, 'C', 'X', 'e')
+  local counts = {C = tonumber(state[1]) or 0, X = tonumber(state[2]) or 0}
+  local renewal = math.max(1, math.floor(keep / 16))
+  local renewed = tonumber(state[3])
+  local renew = not renewed or now - renewed >= renewal or now < renewed
   local before = redis.call('HMGET', k.finished, unpack(ended))
   for i, old in ipairs(before) do
     if old then
       local was = string.sub(old, 1, 1)
-      redis.call('HINCRBY', k.counts, was, -1)
+      counts[was] = counts[was] - 1
       redis.call('HSET', k.again, ended[i], now)
+      redis.call('PEXPIRE', k.again, keep + renewal)
       local at = tonumber(string.match(old, '^%a|(%w+)|'), 36)
       if at >= now then
         unbatch(k.batches[was], ended[i], at, now)
@@ -391,12 +406,24 @@ local function keep_finished(k, spec, outcome, ids, records, attempts, now)
     end
   end
   redis.call('HSET', k.finished, unpack(kept))
-  redis.call('RPUSH', k.batches[outcome], cmsgpack.pack({now, ended}))
-  redis.call('HINCRBY', k.counts, outcome, #ended)
-  drop_kept(k, 'C', keep, most, now)
-  drop_kept(k, 'X', keep, most, now)
-  for _, key in ipairs({k.finished, k.counts, k.again, k.batches.C, k.batches.X}) do
-    redis.call('PEXPIRE', key, keep)
+  if redis.call('RPUSH', k.batches[outcome], cmsgpack.pack({now, ended})) == 1 and not renew then
+    redis.call('PEXPIRE', k.batches[outcome], keep + renewal)
+  end
+  counts[outcome] = counts[outcome] + #ended
+  -- The other outcome's batches are looked at only when it keeps jobs, and at each renewal
+  -- for batches whose jobs all ended again since.
+  for _, other in ipairs({'C', 'X'}) do
+    if other == outcome or counts[other] > 0 or renew then
+      counts[other] = drop_kept(k, other, counts[other], keep, most, now)
+    end
+  end
+  if renew then
+    redis.call('HSET', k.counts, 'C', counts.C, 'X', counts.X, 'e', now)
+    for _, key in ipairs({k.finished, k.counts, k.again, k.batches.C, k.batches.X}) do
+      redis.call('PEXPIRE', key, keep + renewal)
+    end
+  else
+    redis.call('HSET', k.counts, 'C', counts.C, 'X', counts.X)
   end
 end
 -- The keys of keep_finished from a script's KEYS, starting at first: finished, completed
