@@ -126,6 +126,13 @@ class TimelineTests {
 		assertThat(later.get(0).dueAt()).isEqualTo(later.get(0).at().plus(Duration.ofMinutes(5)));
 		assertThat(this.admin.timeline(TOPIC, once).get(0).dueAt())
 			.isEqualTo(this.admin.timeline(TOPIC, once).get(0).at());
+		TopicKeys k = this.keys.topic(TOPIC);
+		assertThat(this.fixture.redis().getExpire(k.timeline(retried))).as("the list of a job that failed expires")
+			.isPositive();
+		assertThat(this.fixture.redis().hasKey(k.timeline(once))).isFalse();
+		assertThat(this.fixture.redis().opsForSet().members(k.timelinePrefix() + "/lists"))
+			.as("jobs with a list that does not expire yet")
+			.isNullOrEmpty();
 	}
 
 	@Test
@@ -200,11 +207,14 @@ class TimelineTests {
 		send("order-1");
 		assertThat(this.claims.bury(claim(), "com.example.Fatal")).isTrue();
 		String key = this.keys.topic(TOPIC).timeline("order-1");
+		String listSet = this.keys.topic(TOPIC).timelinePrefix() + "/lists";
 		assertThat(this.fixture.redis().getExpire(key)).isEqualTo(-1);
+		assertThat(this.fixture.redis().opsForSet().isMember(listSet, "order-1")).isTrue();
 
 		assertThat(this.admin.purgeDead(TOPIC, "order-1")).isTrue();
 
 		assertThat(this.fixture.redis().hasKey(key)).isFalse();
+		assertThat(this.fixture.redis().opsForSet().isMember(listSet, "order-1")).isFalse();
 		assertThat(this.admin.timeline(TOPIC, "order-1")).isEmpty();
 	}
 
@@ -487,6 +497,8 @@ class TimelineTests {
 			this.claims.retry(job, Duration.ZERO, "java.lang.IllegalStateException: partner down");
 		}
 		long failed = stepBytes(jobs);
+		// The list set holds the failed jobs' ids until they complete.
+		long listed = this.fixture.memoryUsage(this.keys.topic(TOPIC).timelinePrefix() + "/lists");
 		List<ClaimedJob> again = new ArrayList<>();
 		while (again.size() < jobs) {
 			again.addAll(this.claims.claim(TOPIC, null, 500, Duration.ofMinutes(1)).jobs());
@@ -498,7 +510,7 @@ class TimelineTests {
 
 		long perSent = sent / jobs;
 		long perClaimed = (attempted - sent) / jobs;
-		long perFailure = (failed - attempted) / jobs;
+		long perFailure = (failed - attempted + listed) / jobs;
 		long perBatchStep = (completed - failed) / (2L * jobs);
 		System.out.println("Timeline bytes per job: SENT " + perSent + ", CLAIMED " + perClaimed
 				+ ", FAILED and RETRIED (log and list) " + perFailure + ", CLAIMED or COMPLETED in a batch "

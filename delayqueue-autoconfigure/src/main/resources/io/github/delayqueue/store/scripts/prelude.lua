@@ -49,7 +49,11 @@ end
 --   time. A list keeps the most recent events up to the cap, trimmed only when over it; it
 --   never expires while its job is pending (a job may wait for weeks) nor while it is dead
 --   (it goes when the dead job is purged); when the job completes or is cancelled, it
---   expires after the argument's keep ms.
+--   expires after the argument's keep ms. The queue's list set ('<prefix>/lists') holds
+--   the ids of the jobs with a list that does not expire yet, so that an acknowledgement
+--   finds the few of its jobs that have one by asking one key (and none at all when the
+--   set is empty) rather than building every job's list name. A member whose list is gone
+--   (its job was purged or sent again) costs nothing but its place.
 -- A reader takes the job's steps from the log, and those of its list that the log no
 -- longer holds before them; a job sent again with the id of a finished or dead one starts
 -- a new timeline at its SENT, and a purge marks the log ('~') so that nothing before it is
@@ -161,6 +165,7 @@ local function record_events(t, id, ...)
   if redis.call('RPUSH', key, ...) > t.cap then
     redis.call('LTRIM', key, -t.cap, -1)
   end
+  redis.call('SADD', t.prefix .. '/lists', id)
   for _, entry in ipairs({...}) do
     local letter, at, attempt, by, due, detail = string.match(entry, '^(%a)|(%w+)|(%d*)|([^|]*)|(%w*)|(.*)$')
     append_log(t.prefix, t.keep, tonumber(at, 36), cmsgpack.pack({letter, tonumber(at, 36), by, detail,
@@ -179,29 +184,40 @@ local function record_sent(t, now, detail, ids, dues)
   for i = 1, #lists, 500 do
     redis.call('DEL', unpack(lists, i, math.min(i + 499, #lists)))
   end
+  local listed = {}
   for i, due in ipairs(dues) do
     if due > now + t.keep then
       redis.call('RPUSH', lists[i], event('S', now, 0, t.by, due, detail))
+      listed[#listed + 1] = ids[i]
     end
+  end
+  for i = 1, #listed, 500 do
+    redis.call('SADD', t.prefix .. '/lists', unpack(listed, i, math.min(i + 499, #listed)))
   end
   log_steps(t, 'S', now, t.by, detail, step_groups(ids, dues, true))
 end
--- The end of jobs that completed: the lists of those that have one expire after the keep
--- time (most have none: their steps are all in the log).
+-- The end of jobs that completed: the lists of those that have one (most have none: their
+-- steps are all in the log) expire after the keep time.
 local function end_timelines(t, ids)
-  local keys = {}
-  for i, id in ipairs(ids) do
-    keys[i] = t.prefix .. id
+  local set = t.prefix .. '/lists'
+  if #ids == 0 or redis.call('EXISTS', set) == 0 then
+    return
   end
-  if #keys > 0 and redis.call('EXISTS', unpack(keys)) > 0 then
-    for _, key in ipairs(keys) do
-      redis.call('PEXPIRE', key, t.keep)
+  local ended = {}
+  for i, member in ipairs(redis.call('SMISMEMBER', set, unpack(ids))) do
+    if member == 1 then
+      redis.call('PEXPIRE', t.prefix .. ids[i], t.keep)
+      ended[#ended + 1] = ids[i]
     end
+  end
+  if #ended > 0 then
+    redis.call('SREM', set, unpack(ended))
   end
 end
 -- The end of a job (completed or cancelled): its timeline expires after the keep time.
 local function end_timeline(t, id)
   redis.call('PEXPIRE', t.prefix .. id, t.keep)
+  redis.call('SREM', t.prefix .. '/lists', id)
 end
 -- An error's first line (class and message, no stack frames), cut to at most 200 bytes
 -- without splitting a UTF-8 character.

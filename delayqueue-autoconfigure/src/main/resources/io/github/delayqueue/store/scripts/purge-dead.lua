@@ -4,7 +4,8 @@
 -- ARGV[2] most jobs to purge
 -- ARGV[3] optional: the one job to purge if it is dead, whenever it died ('' for none)
 -- ARGV[4] optional: the key prefix of the topic's timelines (see timeline in prelude.lua):
--- a purged job's timeline goes with it, whether the topic records timelines now or not
+-- a purged job's timeline goes with it (and its id from the list set), whether the topic
+-- records timelines now or not
 -- Returns how many jobs were purged
 local cutoff = ARGV[1]
 local now
@@ -32,5 +33,8 @@ for _, id in ipairs(ids) do
     now = now or redis_now()
     mark_log(ARGV[4], now, id)
   end
+end
+if ARGV[4] and #ids > 0 then
+  redis.call('SREM', ARGV[4] .. '/lists', unpack(ids))
 end
 return #ids
