@@ -202,7 +202,7 @@ public class DelayQueueEndpoint {
 			throw new InvalidEndpointRequestException("Parameter offset must be 0 or more and count 1 to "
 					+ MAX_PAGE_SIZE + ", were " + offset + " and " + count, "Bad page");
 		}
-		List<JobRowDescriptor> jobs = this.admin.jobs(topic, state, offset, count)
+		List<JobRowDescriptor> jobs = this.admin.jobSummaries(topic, state, offset, count)
 			.stream()
 			.map((job) -> JobRowDescriptor.of(shown ? job : job.withoutValues()))
 			.toList();

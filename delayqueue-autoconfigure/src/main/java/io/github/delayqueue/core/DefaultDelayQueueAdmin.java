@@ -11,6 +11,7 @@ import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.JobStore.TopicState;
 import io.github.delayqueue.store.StoredJob;
 import io.github.delayqueue.store.WaitingGroups;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link DelayQueueAdmin} on the starter's Redis store, which the starter configures
@@ -153,6 +154,17 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 
 	@Override
 	public List<JobInfo> jobs(String topic, JobState state, int offset, int count) {
+		checkPage(topic, state, offset, count);
+		return (count == 0) ? List.of() : infos(this.store.jobs(topic, StoredJobs.state(state), offset, count));
+	}
+
+	@Override
+	public List<JobInfo> jobSummaries(String topic, JobState state, int offset, int count) {
+		checkPage(topic, state, offset, count);
+		return (count == 0) ? List.of() : infos(this.store.jobSummaries(topic, StoredJobs.state(state), offset, count));
+	}
+
+	private static void checkPage(String topic, @Nullable JobState state, int offset, int count) {
 		JobConstraints.checkTopic(topic);
 		if (state == null) {
 			throw new InvalidJobException("A state is required to list jobs of topic '" + topic + "'");
@@ -160,7 +172,6 @@ public class DefaultDelayQueueAdmin implements DelayQueueAdmin {
 		if (offset < 0 || count < 0) {
 			throw new InvalidJobException("Offset and count must not be negative, were " + offset + " and " + count);
 		}
-		return (count == 0) ? List.of() : infos(this.store.jobs(topic, StoredJobs.state(state), offset, count));
 	}
 
 	@Override

@@ -135,13 +135,16 @@ public interface DelayQueueAdmin {
 	/**
 	 * Read a page of a topic's jobs in one state, oldest first: DELAYED by due time,
 	 * READY in the order listeners will take them, RUNNING by time-to-run deadline, DEAD
-	 * by time of death. A page costs Redis time in proportion to its size (and, for
-	 * READY, to the offset), never a scan of the whole state; pages are not one snapshot,
-	 * so a job may move between two of them. The pages of a topic with several partitions
-	 * run through its partitions one after the other, each in that order. Jobs a topic's
-	 * {@code completed-retention} keeps, {@link JobState#COMPLETED COMPLETED} and
-	 * {@link JobState#CANCELLED CANCELLED}, come the most recently finished first; their
-	 * offset and count together read at most 1,000 of them.
+	 * by time of death. A page costs Redis time in proportion to its size, never a scan
+	 * of the whole state; a READY page after cancelled or rescheduled READY jobs whose
+	 * entries still wait in the ready list also walks the entries before it, in bounded
+	 * steps that never hold Redis for long. A large page is read in several steps, so
+	 * pages are not one snapshot and a job may move between two of them. The pages of a
+	 * topic with several partitions run through its partitions one after the other, each
+	 * in that order. Jobs a topic's {@code completed-retention} keeps,
+	 * {@link JobState#COMPLETED COMPLETED} and {@link JobState#CANCELLED CANCELLED}, come
+	 * the most recently finished first; their offset and count together read at most
+	 * 1,000 of them.
 	 * @param topic the topic
 	 * @param state the state
 	 * @param offset how many jobs to skip
@@ -149,6 +152,27 @@ public interface DelayQueueAdmin {
 	 * @return the jobs, oldest first
 	 */
 	List<JobInfo> jobs(String topic, JobState state, int offset, int count);
+
+	/**
+	 * Read a page of a topic's jobs in one state as
+	 * {@link #jobs(String, JobState, int, int)} does, without their headers and payloads:
+	 * what a list of jobs shows (id, times, attempts, last error), at the same cost in
+	 * Redis whether the jobs carry a few bytes or a megabyte each. Use it for lists;
+	 * {@link DelayQueueOperations#find} reads one job whole. The default reads the whole
+	 * jobs and drops what a summary leaves out. <pre class="code">
+	 * admin.jobSummaries("orders.timeout", JobState.DEAD, 0, 50)
+	 *     .forEach((job) -&gt; log.info("{} died at {}: {}", job.id(), job.diedAt(), job.lastError()));
+	 * </pre>
+	 * @param topic the topic
+	 * @param state the state
+	 * @param offset how many jobs to skip
+	 * @param count how many to read at most
+	 * @return the jobs, oldest first, each with no headers and an empty
+	 * {@link JobInfo#payloadJson() payloadJson}
+	 */
+	default List<JobInfo> jobSummaries(String topic, JobState state, int offset, int count) {
+		return jobs(topic, state, offset, count).stream().map(JobInfo::summary).toList();
+	}
 
 	/**
 	 * Count the finished jobs a topic keeps for its {@code completed-retention}.

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param createdAt when the job was sent, by the Redis clock
  * @param lastError the last failure, or {@code null} if it never failed
  * @param headers the headers it was sent with
- * @param payloadJson the payload as JSON
+ * @param payloadJson the payload as JSON, empty in a summary (see {@link #summary()})
  * @param diedAt when the job became {@link JobState#DEAD DEAD}, by the Redis clock, or
  * {@code null} when it is in another state
  * @param finishedAt when the job completed or was cancelled, by the Redis clock, for a
@@ -58,7 +58,7 @@ public record JobInfo(String id, String topic, JobState state, int attempts, Ins
 	 * @param createdAt when the job was sent, by the Redis clock
 	 * @param lastError the last failure, or {@code null} if it never failed
 	 * @param headers the headers it was sent with
-	 * @param payloadJson the payload as JSON
+	 * @param payloadJson the payload as JSON, empty in a summary (see {@link #summary()})
 	 * @param diedAt when the job became {@link JobState#DEAD DEAD}, or {@code null}
 	 */
 	public JobInfo(String id, String topic, JobState state, int attempts, Instant dueAt, Instant createdAt,
@@ -76,7 +76,7 @@ public record JobInfo(String id, String topic, JobState state, int attempts, Ins
 	 * @param createdAt when the job was sent, by the Redis clock
 	 * @param lastError the last failure, or {@code null} if it never failed
 	 * @param headers the headers it was sent with
-	 * @param payloadJson the payload as JSON
+	 * @param payloadJson the payload as JSON, empty in a summary (see {@link #summary()})
 	 */
 	public JobInfo(String id, String topic, JobState state, int attempts, Instant dueAt, Instant createdAt,
 			@Nullable String lastError, Map<String, String> headers, String payloadJson) {
@@ -99,6 +99,16 @@ public record JobInfo(String id, String topic, JobState state, int attempts, Ins
 		return new JobInfo(this.id, this.topic, this.state, this.attempts, this.dueAt, this.createdAt,
 				withoutMessage(this.lastError), masked, HIDDEN, this.diedAt, this.finishedAt,
 				withoutHost(this.finishedBy));
+	}
+
+	/**
+	 * Return this job as a list of jobs shows it: without its headers and with an empty
+	 * payload, see {@link DelayQueueAdmin#jobSummaries}.
+	 * @return the job without headers and payload
+	 */
+	public JobInfo summary() {
+		return new JobInfo(this.id, this.topic, this.state, this.attempts, this.dueAt, this.createdAt, this.lastError,
+				Map.of(), "", this.diedAt, this.finishedAt, this.finishedBy);
 	}
 
 	static @Nullable String withoutHost(@Nullable String instance) {

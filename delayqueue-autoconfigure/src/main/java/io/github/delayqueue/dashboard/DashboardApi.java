@@ -231,7 +231,7 @@ public class DashboardApi {
 		if (idPrefix != null || error != null) {
 			return ServerResponse.ok().body(this.search.search(topic, state, idPrefix, error, count, shown));
 		}
-		List<JobRow> jobs = this.admin.jobs(topic, state, offset, count)
+		List<JobRow> jobs = this.admin.jobSummaries(topic, state, offset, count)
 			.stream()
 			.map((job) -> JobRow.of(shown ? job : job.withoutValues()))
 			.toList();

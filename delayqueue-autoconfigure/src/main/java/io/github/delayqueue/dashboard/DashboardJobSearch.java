@@ -70,7 +70,8 @@ final class DashboardJobSearch {
 		List<JobInfo> matches = new ArrayList<>();
 		int searched = 0;
 		while (searched < SEARCHED) {
-			List<JobInfo> chunk = this.admin.jobs(topic, state, start + searched, Math.min(CHUNK, SEARCHED - searched));
+			List<JobInfo> chunk = this.admin.jobSummaries(topic, state, start + searched,
+					Math.min(CHUNK, SEARCHED - searched));
 			searched += chunk.size();
 			chunk.stream().filter((job) -> matches(job, idPrefix, error)).forEach(matches::add);
 			if (chunk.size() < CHUNK) {

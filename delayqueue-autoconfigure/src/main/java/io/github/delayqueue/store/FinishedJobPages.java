@@ -36,9 +36,11 @@ final class FinishedJobPages {
 	 * {@link StoredJob.State#CANCELLED}
 	 * @param offset how many to skip
 	 * @param count how many at most
+	 * @param heads whether to read only what a row of a page shows, without the jobs'
+	 * headers and payloads
 	 * @return the page, and how many jobs of the outcome are kept in all
 	 */
-	Page read(String topic, StoredJob.State outcome, int offset, int count) {
+	Page read(String topic, StoredJob.State outcome, int offset, int count, boolean heads) {
 		int end = (int) Math.min((long) offset + count, JobStore.MAX_READ_PAGE);
 		List<String> queues = this.lookup.queues(topic);
 		List<ScriptRunner.Call> calls = new ArrayList<>(queues.size());
@@ -49,14 +51,17 @@ final class FinishedJobPages {
 					List.of(set, k.finished(), k.finishedCounts()),
 					List.of((outcome == StoredJob.State.CANCELLED) ? "X" : "C",
 							(queues.size() == 1) ? String.valueOf(offset) : "0",
-							String.valueOf((queues.size() == 1) ? end - offset : end))));
+							String.valueOf((queues.size() == 1) ? end - offset : end), heads ? "head" : "full")));
 		}
 		long total = 0;
 		List<StoredJob> jobs = new ArrayList<>();
 		for (List<Object> reply : this.scripts.runPipelined(calls)) {
 			total += ScriptRunner.asLong(reply.get(0));
 			for (int i = 1; i + 1 < reply.size(); i += 2) {
-				StoredJob job = this.infos.finished(topic, (String) reply.get(i), (String) reply.get(i + 1));
+				String id = (String) reply.get(i);
+				String kept = (String) reply.get(i + 1);
+				StoredJob job = heads ? this.infos.finishedSummary(topic, id, kept)
+						: this.infos.finished(topic, id, kept);
 				if (job.state() == outcome) {
 					jobs.add(job);
 				}

@@ -51,6 +51,60 @@ final class JobInfos {
 	}
 
 	/**
+	 * Return a job as a read script returned its summary: the head of its record, the
+	 * fields before the headers, of which the two times are read.
+	 * @param topic the topic
+	 * @param id the job id
+	 * @param head the record's head, {@code createdMs|dueMs|ttrMs|maxAttempts}, or empty
+	 * when the record vanished
+	 * @param state the job's state
+	 * @param attempts deliveries made
+	 * @param error the last error, or empty
+	 * @param deadSetScore the dead set's score, or {@code null} or empty for a job that
+	 * is not dead
+	 * @return the job, with no headers and an empty payload
+	 */
+	StoredJob summary(String topic, String id, String head, StoredJob.State state, int attempts, String error,
+			@Nullable Object deadSetScore) {
+		String lastError = error.isEmpty() ? null : error;
+		Instant diedAt = diedAt(deadSetScore);
+		int first = head.indexOf('|');
+		int second = (first < 0) ? -1 : head.indexOf('|', first + 1);
+		try {
+			if (second < 0) {
+				throw new NumberFormatException(head.isEmpty() ? "" : "two times expected");
+			}
+			return new StoredJob(id, topic, state, attempts,
+					Instant.ofEpochMilli(Long.parseLong(head, first + 1, second, 36)),
+					Instant.ofEpochMilli(Long.parseLong(head, 0, first, 36)), lastError, Map.of(), "", diedAt);
+		}
+		catch (NumberFormatException ex) {
+			String problem = head.isEmpty() ? "Job record vanished" : "Malformed job record: " + ex.getMessage();
+			return new StoredJob(id, topic, state, attempts, Instant.EPOCH, Instant.EPOCH,
+					(lastError != null) ? lastError : problem, Map.of(), "", diedAt);
+		}
+	}
+
+	/**
+	 * Return a kept finished job as read-finished returns its summary.
+	 * @param topic the topic
+	 * @param id the job id
+	 * @param kept the kept value with the head of its record:
+	 * {@code outcome|finished ms in base 36|attempts|instance|record head}
+	 * @return the job, with no headers and an empty payload
+	 */
+	StoredJob finishedSummary(String topic, String id, String kept) {
+		String[] fields = kept.split("\\|", 5);
+		if (fields.length < 5) {
+			return new StoredJob(id, topic, StoredJob.State.COMPLETED, 0, Instant.EPOCH, Instant.EPOCH,
+					"Malformed kept record", Map.of(), "", null);
+		}
+		StoredJob.State state = "X".equals(fields[0]) ? StoredJob.State.CANCELLED : StoredJob.State.COMPLETED;
+		return finished(summary(topic, id, fields[4], state, Integer.parseInt(fields[2]), "", null),
+				Long.parseLong(fields[1], 36), fields[3]);
+	}
+
+	/**
 	 * Return a kept finished job as the find and read-finished scripts return it.
 	 * @param topic the topic
 	 * @param id the job id

@@ -42,6 +42,13 @@ public final class JobStore {
 	 */
 	public static final int MAX_READ_PAGE = 1000;
 
+	/**
+	 * About the most bytes of records one script call of a page returns (at least one
+	 * record): a page of large jobs is read in several calls, so that no reply holds
+	 * Redis or the heap for long.
+	 */
+	public static final int MAX_PAGE_BYTES_PER_CALL = 4 * 1024 * 1024;
+
 	private final ScriptRunner scripts;
 
 	private final DelayQueueKeys keys;
@@ -413,13 +420,17 @@ public final class JobStore {
 
 	/**
 	 * Read a page of a topic's jobs in one state, oldest first (by due time, time-to-run
-	 * deadline or time of death; READY jobs in the order they will be claimed), at most
-	 * {@link #MAX_READ_PAGE} per script call. Each call costs Redis O(log N + page) for
-	 * DELAYED, RUNNING and DEAD, and O(offset + page) for READY. Offsets count jobs, so
-	 * that consecutive pages neither skip nor repeat one. A partitioned topic's pages run
-	 * through its queues one after the other, each skipped whole while the offset covers
-	 * its count in the state. Kept finished jobs (COMPLETED, CANCELLED) come the most
-	 * recent first, see {@link FinishedJobPages}.
+	 * deadline or time of death; READY jobs in the order they will be claimed), whole.
+	 * Each script call returns at most {@link #MAX_READ_PAGE} jobs and about
+	 * {@link #MAX_PAGE_BYTES_PER_CALL} of records, so a large page is read in several
+	 * calls and is then not one atomic snapshot. Offsets count jobs, so that consecutive
+	 * pages neither skip nor repeat one. A page of DELAYED, RUNNING or DEAD jobs costs
+	 * Redis O(log N + page); so does a READY page while no ghost entries (see
+	 * {@code claim.lua}) wait in the ready list. With ghosts, the entries before a READY
+	 * page are walked in calls of a bounded number each, so that none holds Redis for
+	 * long. A partitioned topic's pages run through its queues one after the other, each
+	 * skipped whole while the offset covers its count in the state. Kept finished jobs
+	 * (COMPLETED, CANCELLED) come the most recent first, see {@link FinishedJobPages}.
 	 * @param topic the topic
 	 * @param state the state
 	 * @param offset how many to skip
@@ -427,12 +438,30 @@ public final class JobStore {
 	 * @return the jobs
 	 */
 	public List<StoredJob> jobs(String topic, StoredJob.State state, int offset, int count) {
+		return jobs(topic, state, offset, count, false);
+	}
+
+	/**
+	 * Read a page of a topic's jobs in one state as
+	 * {@link #jobs(String, StoredJob.State, int, int)} does, without their headers and
+	 * payloads: Redis sends only what a row of a page shows, however large the jobs are.
+	 * @param topic the topic
+	 * @param state the state
+	 * @param offset how many to skip
+	 * @param count how many at most
+	 * @return the jobs, with no headers and an empty payload
+	 */
+	public List<StoredJob> jobSummaries(String topic, StoredJob.State state, int offset, int count) {
+		return jobs(topic, state, offset, count, true);
+	}
+
+	private List<StoredJob> jobs(String topic, StoredJob.State state, int offset, int count, boolean heads) {
 		if (state == StoredJob.State.COMPLETED || state == StoredJob.State.CANCELLED) {
-			return this.finishedPages.read(topic, state, offset, count).jobs();
+			return this.finishedPages.read(topic, state, offset, count, heads).jobs();
 		}
 		List<String> written = this.keys.lookupQueues(topic);
 		if (written.size() == 1 && this.scripts.members(this.keys.partitionSet(topic)).isEmpty()) {
-			return jobsOf(topic, topic, state, offset, count);
+			return jobsOf(topic, topic, state, offset, count, heads);
 		}
 		// The pages of a partitioned topic run through its queues one after the other.
 		List<StoredJob> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
@@ -446,13 +475,14 @@ public final class JobStore {
 				skip -= size;
 				continue;
 			}
-			jobs.addAll(jobsOf(topic, queue.queue(), state, (int) skip, count - jobs.size()));
+			jobs.addAll(jobsOf(topic, queue.queue(), state, (int) skip, count - jobs.size(), heads));
 			skip = 0;
 		}
 		return jobs;
 	}
 
-	private List<StoredJob> jobsOf(String topic, String queue, StoredJob.State state, int offset, int count) {
+	private List<StoredJob> jobsOf(String topic, String queue, StoredJob.State state, int offset, int count,
+			boolean heads) {
 		TopicKeys k = this.keys.lookupTopic(queue);
 		String source = switch (state) {
 			case DELAYED -> k.delayed();
@@ -465,20 +495,32 @@ public final class JobStore {
 				k.dead(), k.claiming(), k.ghosts());
 		String kind = (state == StoredJob.State.READY) ? "list" : "zset";
 		List<StoredJob> jobs = new ArrayList<>(Math.min(count, MAX_READ_PAGE));
-		long next = offset;
-		while (jobs.size() < count) {
-			int wanted = Math.min(count - jobs.size(), MAX_READ_PAGE);
-			List<Object> reply = this.scripts.run(DelayQueueScript.READ_PAGE, scriptKeys, kind, String.valueOf(next),
-					String.valueOf(wanted));
-			for (int i = 0; i + 4 < reply.size(); i += 5) {
-				jobs.add(this.infos.info(topic, (String) reply.get(i), (String) reply.get(i + 1), state,
-						(int) ScriptRunner.asLong(reply.get(i + 2)), (String) reply.get(i + 3),
-						(state == StoredJob.State.DEAD) ? reply.get(i + 4) : null));
+		long from = 0;
+		long skip = offset;
+		List<String> counted = List.of();
+		while (jobs.size() < count && from >= 0) {
+			List<String> args = new ArrayList<>(6 + counted.size());
+			args.addAll(List.of(kind, String.valueOf(from), String.valueOf(skip),
+					String.valueOf(Math.min(count - jobs.size(), MAX_READ_PAGE)), heads ? "head" : "full",
+					String.valueOf(MAX_PAGE_BYTES_PER_CALL)));
+			args.addAll(counted);
+			List<Object> reply = this.scripts.run(DelayQueueScript.READ_PAGE, scriptKeys, args.toArray(String[]::new));
+			from = ScriptRunner.asLong(reply.get(0));
+			skip = ScriptRunner.asLong(reply.get(1));
+			int n = (int) ScriptRunner.asLong(reply.get(2));
+			counted = new ArrayList<>(n);
+			for (int i = 3; i < 3 + n; i++) {
+				counted.add((String) reply.get(i));
 			}
-			if (reply.size() / 5 < wanted) {
-				break;
+			for (int i = 3 + n; i + 4 < reply.size(); i += 5) {
+				String id = (String) reply.get(i);
+				String record = (String) reply.get(i + 1);
+				int attempts = (int) ScriptRunner.asLong(reply.get(i + 2));
+				String error = (String) reply.get(i + 3);
+				Object score = (state == StoredJob.State.DEAD) ? reply.get(i + 4) : null;
+				jobs.add(heads ? this.infos.summary(topic, id, record, state, attempts, error, score)
+						: this.infos.info(topic, id, record, state, attempts, error, score));
 			}
-			next += wanted;
 		}
 		return jobs;
 	}
@@ -491,7 +533,7 @@ public final class JobStore {
 	 * @return how many are kept
 	 */
 	public long keptCount(String topic, StoredJob.State outcome) {
-		return this.finishedPages.read(topic, outcome, 0, 0).total();
+		return this.finishedPages.read(topic, outcome, 0, 0, true).total();
 	}
 
 	/**

@@ -119,6 +119,50 @@ class JobPagesTests {
 	}
 
 	@Test
+	void readsAPageOfLargeJobsWholeInSeveralCallsWithoutSkippingOrRepeatingOne() {
+		String payload = "p".repeat(600 * 1024);
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 12; i++) {
+			ids.add(this.template.send("large.ready", payload + i));
+		}
+		// Jobs sent again after a cancel, whose ghosts lead: one before the first call's
+		// end, one after it.
+		for (int again : new int[] { 1, 10 }) {
+			assertThat(this.template.cancel("large.ready", ids.get(again))).isTrue();
+			this.template.send(JobRequest.builder("large.ready", payload + again).id(ids.get(again)).build());
+		}
+
+		List<JobInfo> page = this.admin.jobs("large.ready", JobState.READY, 0, 20);
+
+		assertThat(page).extracting(JobInfo::id).containsExactlyElementsOf(ids);
+		for (int i = 0; i < page.size(); i++) {
+			assertThat(page.get(i).payloadJson()).isEqualTo("\"" + payload + i + "\"");
+		}
+		assertThat(this.admin.jobSummaries("large.ready", JobState.READY, 0, 20)).extracting(JobInfo::id)
+			.containsExactlyElementsOf(ids);
+	}
+
+	@Test
+	void summariesCarryTheRowsFieldsButNeitherHeadersNorPayload() {
+		String id = this.template.send(JobRequest.builder("summaries", "secret payload")
+			.header("tenant", "acme")
+			.delay(Duration.ofMinutes(5))
+			.build());
+		JobInfo whole = this.admin.jobs("summaries", JobState.DELAYED, 0, 1).get(0);
+
+		JobInfo summary = this.admin.jobSummaries("summaries", JobState.DELAYED, 0, 1).get(0);
+
+		assertThat(summary.id()).isEqualTo(id);
+		assertThat(summary.dueAt()).isEqualTo(whole.dueAt());
+		assertThat(summary.createdAt()).isEqualTo(whole.createdAt());
+		assertThat(summary.state()).isEqualTo(JobState.DELAYED);
+		assertThat(summary.headers()).isEmpty();
+		assertThat(summary.payloadJson()).isEmpty();
+		assertThat(whole.headers()).containsEntry("tenant", "acme");
+		assertThat(this.admin.jobSummaries("summaries", JobState.DELAYED, 1, 10)).isEmpty();
+	}
+
+	@Test
 	void refusesANegativePageOrAMissingStateBeforeAskingRedis() {
 		assertThatExceptionOfType(InvalidJobException.class)
 			.isThrownBy(() -> this.admin.jobs("paged", JobState.DEAD, -1, 10))
