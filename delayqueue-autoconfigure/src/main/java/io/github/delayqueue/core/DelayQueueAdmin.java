@@ -187,10 +187,12 @@ public interface DelayQueueAdmin {
 
 	/**
 	 * Look a job up by id in every topic, in a fixed number of round trips to Redis
-	 * however many topics and partitions there are.
+	 * however many topics and partitions there are: first in the partition each topic
+	 * maps the id to, one short script per topic, then, only when none holds it, in the
+	 * topics' other partitions (where a job sent before a change of their number may be).
 	 * @param jobId the job id
-	 * @return the job of the first topic, in name order, that holds the id, or empty when
-	 * no topic does
+	 * @return the job of the first topic, in name order, that holds the id where it maps
+	 * (else in another partition), or empty when no topic does
 	 * @throws InvalidJobException if the id is blank, too long or holds a path separator
 	 */
 	Optional<JobInfo> findInAnyTopic(String jobId);

@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueAdmin;
@@ -35,6 +37,8 @@ class LookupRoundTripsTests {
 
 	private DelayQueueFixture fixture;
 
+	private RedisTestServer server;
+
 	private ScriptRunner scripts;
 
 	private DelayQueueKeys keys;
@@ -48,6 +52,7 @@ class LookupRoundTripsTests {
 	@BeforeEach
 	void setUp(RedisTestServer server) {
 		server.flushAll();
+		this.server = server;
 		this.fixture = new DelayQueueFixture(server);
 		this.scripts = this.fixture.scripts();
 		this.keys = new DelayQueueKeys(DelayQueueFixture.PREFIX, (topic) -> PARTITIONS);
@@ -122,7 +127,7 @@ class LookupRoundTripsTests {
 	}
 
 	@Test
-	void findsAJobInAnyTopicInThreeRoundTrips() {
+	void findsAJobInAnyTopicInTwoRoundTripsAndOneScriptPerTopicWhereItsIdMaps() {
 		DelayQueueAdmin admin = new DefaultDelayQueueAdmin(this.store);
 		for (int t = 0; t < 10; t++) {
 			this.template.send("topic-" + t, t, Duration.ofHours(1));
@@ -133,9 +138,16 @@ class LookupRoundTripsTests {
 			assertThat(job.topic()).isEqualTo("topic-7");
 			assertThat(job.state()).isEqualTo(JobState.READY);
 		});
-		assertThat(this.lastRoundTrips).isEqualTo(3);
+		assertThat(this.lastRoundTrips).isEqualTo(2);
+		assertThat(this.lastScripts).isEqualTo(10);
 		assertThat(roundTrips(() -> admin.findInAnyTopic("nowhere"))).isEmpty();
-		assertThat(this.lastRoundTrips).isEqualTo(3);
+		assertThat(this.lastRoundTrips).isEqualTo(4);
+		String moved = sentUnpartitioned("moved", "order-1");
+		assertThat(roundTrips(() -> admin.findInAnyTopic(moved))).hasValueSatisfying((job) -> {
+			assertThat(job.topic()).isEqualTo("moved");
+			assertThat(job.state()).isEqualTo(JobState.DELAYED);
+		});
+		assertThat(this.lastRoundTrips).isEqualTo(4);
 	}
 
 	@Test
@@ -184,11 +196,21 @@ class LookupRoundTripsTests {
 
 	private long lastRoundTrips;
 
+	private long lastScripts;
+
 	private <T> T roundTrips(Supplier<T> operation) {
 		long before = this.scripts.roundTrips();
+		long scriptsBefore = scriptsRun();
 		T result = operation.get();
 		this.lastRoundTrips = this.scripts.roundTrips() - before;
+		this.lastScripts = scriptsRun() - scriptsBefore;
 		return result;
+	}
+
+	private long scriptsRun() {
+		Matcher calls = Pattern.compile("cmdstat_evalsha:calls=(\\d+)")
+			.matcher(this.server.command("INFO", "commandstats"));
+		return calls.find() ? Long.parseLong(calls.group(1)) : 0;
 	}
 
 	private String sentUnpartitioned(String topic, String id) {
