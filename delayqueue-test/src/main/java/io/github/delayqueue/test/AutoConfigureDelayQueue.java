@@ -25,15 +25,22 @@ import org.springframework.boot.test.context.PropertyMapping;
  * </pre>
  *
  * <p>
- * <b>Redis.</b> By default ({@link Redis#AUTO}) a Redis that the application names
- * (properties {@code spring.data.redis.*}, a {@code DataRedisConnectionDetails} bean such
- * as a {@code @ServiceConnection} container's, or a {@code RedisConnectionFactory} bean)
- * is used as it is; otherwise a Redis container, wired by {@code @ServiceConnection},
- * where Docker runs; otherwise the Redis server shipped in the embedded-redis jar (Redis
- * 6.2), one per JVM, on a free port. {@code delayqueue-test.redis-server} (or the
- * environment variable {@code DELAYQUEUE_TEST_REDIS_SERVER}) names another
- * {@code redis-server} binary for it, and {@code delayqueue-test.redis-image} another
- * container image ({@code redis:7.2-alpine} unless set).
+ * <b>Redis.</b> By default ({@link Redis#AUTO}) a test runs on a Redis of its own, as
+ * {@code @AutoConfigureTestDatabase} replaces the application's database: a Redis
+ * container, wired by {@code @ServiceConnection}, where Docker runs, otherwise the Redis
+ * server shipped in the embedded-redis jar (Redis 6.2), one per JVM, on a free port. The
+ * {@code spring.data.redis.*} properties of the application's configuration files and of
+ * the environment variables, which usually name a Redis shared by developers, are not
+ * used. A Redis that the test itself names is used as it is: properties of the test
+ * ({@code @SpringBootTest(properties = ...)}, {@code @TestPropertySource},
+ * {@code @DynamicPropertySource}, system properties), a
+ * {@code DataRedisConnectionDetails} bean such as a {@code @ServiceConnection}
+ * container's, or a {@code RedisConnectionFactory} bean. {@link Redis#APPLICATION} uses
+ * the application's own Redis. Each test context logs one line saying which Redis it
+ * uses. {@code delayqueue-test.redis-server} (or the environment variable
+ * {@code DELAYQUEUE_TEST_REDIS_SERVER}) names another {@code redis-server} binary for it,
+ * and {@code delayqueue-test.redis-image} another container image
+ * ({@code redis:7.2-alpine} unless set).
  * <p>
  * <b>Isolation.</b> Every application context gets a key prefix of its own
  * ({@code delayqueue.key-prefix} with a random suffix), so that contexts kept in Spring's
@@ -72,8 +79,8 @@ public @interface AutoConfigureDelayQueue {
 	enum Redis {
 
 		/**
-		 * The application's Redis when it names one, else a container where Docker runs,
-		 * else the embedded server.
+		 * The Redis the test itself names, else a container where Docker runs, else the
+		 * embedded server; never the Redis of the application's configuration files.
 		 */
 		AUTO,
 
@@ -89,7 +96,8 @@ public @interface AutoConfigureDelayQueue {
 		EMBEDDED,
 
 		/**
-		 * The Redis the application's own configuration names; none is started.
+		 * The Redis the application's own configuration names, its configuration files
+		 * included; none is started.
 		 */
 		APPLICATION
 

@@ -13,14 +13,10 @@ import io.github.delayqueue.store.ScriptRunner;
 import io.github.delayqueue.store.TestSupportStore;
 import io.github.delayqueue.support.DueTimeListener;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -35,8 +31,6 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @AutoConfiguration(after = DelayQueueAutoConfiguration.class)
 @ConditionalOnBean(JobStore.class)
 public final class DelayQueueTestAutoConfiguration {
-
-	private static final Log logger = LogFactory.getLog(DelayQueueTestAutoConfiguration.class);
 
 	/**
 	 * How long {@link DelayQueueTester#awaitIdle(String...)} waits unless
@@ -71,26 +65,14 @@ public final class DelayQueueTestAutoConfiguration {
 	}
 
 	/**
-	 * Deletes every key of the test's own key prefix when the context closes, after the
-	 * listeners and the scheduler stopped, so that the application's Redis keeps nothing
-	 * of the test. A Redis started for the tests goes away by itself.
+	 * Deletes every key of the test's own key prefix when the context closes, whichever
+	 * Redis the test uses: a Redis started for the tests is shared by every context of
+	 * the JVM.
 	 */
 	@Bean
-	DisposableBean delayQueueTestKeysCleanup(QueueWipe wipe, Environment environment, ListableBeanFactory beans) {
-		boolean own = environment.getProperty(TestKeyPrefixContextCustomizerFactory.OWN_KEY_PREFIX, Boolean.class,
-				false);
-		boolean startedForTests = beans.containsBean("delayQueueEmbeddedRedis")
-				|| beans.containsBean("delayQueueRedisContainer");
-		return () -> {
-			if (own && !startedForTests) {
-				try {
-					wipe.all();
-				}
-				catch (RuntimeException ex) {
-					logger.warn("Could not delete the keys of the test's key prefix", ex);
-				}
-			}
-		};
+	@ConditionalOnProperty(name = TestKeyPrefixContextCustomizerFactory.OWN_KEY_PREFIX, havingValue = "true")
+	TestKeysCleanup delayQueueTestKeysCleanup(QueueWipe wipe, RedisConnectionFactory connectionFactory) {
+		return new TestKeysCleanup(wipe, connectionFactory);
 	}
 
 }

@@ -4,6 +4,8 @@ import io.github.delayqueue.test.AutoConfigureDelayQueue.Redis;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
@@ -18,6 +20,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * The Redis of a test that uses {@link AutoConfigureDelayQueue}: none when the
@@ -36,6 +39,15 @@ public final class DelayQueueTestRedisAutoConfiguration {
 	 * another.
 	 */
 	public static final String DEFAULT_IMAGE = "redis:7.2-alpine";
+
+	@Bean
+	TestRedisReport delayQueueTestRedisReport(Environment environment, ListableBeanFactory beans,
+			ObjectProvider<RedisConnectionFactory> connectionFactories) {
+		String source = beans.containsBean("delayQueueEmbeddedRedis") ? "the embedded Redis server"
+				: beans.containsBean("delayQueueRedisContainer") ? "a Redis container of their own"
+						: TestRedisReport.APPLICATION;
+		return new TestRedisReport(source, environment, connectionFactories);
+	}
 
 	@Configuration(proxyBeanMethods = false)
 	@Conditional(OnContainerRedis.class)

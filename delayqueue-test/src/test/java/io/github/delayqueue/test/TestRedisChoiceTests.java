@@ -1,21 +1,31 @@
 package io.github.delayqueue.test;
 
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.containers.GenericContainer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.env.OriginTrackedMapPropertySource;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.testcontainers.service.connection.ServiceConnection;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Where a test's Redis comes from: the application's when it names one, the embedded
- * server or a container otherwise, or what the test asks for.
+ * Where a test's Redis comes from: the one the test names, the embedded server or a
+ * container otherwise (never the one of the application's configuration files unless
+ * asked), or what the test asks for; and the log line that says which.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class TestRedisChoiceTests {
 
 	private static final String EMBEDDED = "delayQueueEmbeddedRedis";
@@ -48,6 +58,41 @@ class TestRedisChoiceTests {
 			.run((context) -> assertThat(context).doesNotHaveBean(EMBEDDED).doesNotHaveBean(CONTAINER));
 		this.contextRunner.withPropertyValues("spring.data.redis.url=redis://redis.example:6380")
 			.run((context) -> assertThat(context).doesNotHaveBean(EMBEDDED).doesNotHaveBean(CONTAINER));
+	}
+
+	@Test
+	void startsARedisOfItsOwnInsteadOfTheOneTheApplicationsConfigurationFilesName(CapturedOutput output) {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addLast(new OriginTrackedMapPropertySource("Config resource 'class path resource [application.yml]'",
+						Map.of("spring.data.redis.host", "shared.example"))))
+			.withPropertyValues("delayqueue-test.redis=auto")
+			.run((context) -> {
+				assertThat(context.containsBean(EMBEDDED) != context.containsBean(CONTAINER))
+					.as("one Redis of the test's own")
+					.isTrue();
+				assertThat(context.getBean(LettuceConnectionFactory.class).getHostName())
+					.isNotEqualTo("shared.example");
+			});
+		assertThat(output).contains("delayqueue tests use ")
+			.contains("the application's spring.data.redis.host (from its configuration files or the environment) "
+					+ "are not used: set delayqueue-test.redis=application");
+	}
+
+	@Test
+	void usesTheRedisOfTheApplicationsConfigurationFilesWhenAskedAndSaysSo(CapturedOutput output) {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addLast(new OriginTrackedMapPropertySource("Config resource 'class path resource [application.yml]'",
+						Map.of("spring.data.redis.host", "shared.example"))))
+			.withPropertyValues("delayqueue-test.redis=application")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(EMBEDDED).doesNotHaveBean(CONTAINER);
+				assertThat(context.getBean(LettuceConnectionFactory.class).getHostName()).isEqualTo("shared.example");
+			});
+		assertThat(output).contains("delayqueue tests use the application's Redis at shared.example:6379");
 	}
 
 	@Test
