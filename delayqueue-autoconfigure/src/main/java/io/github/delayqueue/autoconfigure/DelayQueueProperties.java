@@ -38,7 +38,8 @@ public class DelayQueueProperties {
 	private String keyPrefix = "dq";
 
 	/**
-	 * Largest payload accepted, measured as serialized JSON.
+	 * Largest job accepted: its payload as serialized JSON and the names and values of
+	 * its headers, together, in UTF-8 bytes.
 	 */
 	private DataSize maxPayloadSize = DataSize.ofMegabytes(1);
 

@@ -1,6 +1,5 @@
 package io.github.delayqueue.core;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -115,7 +114,8 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	}
 
 	/**
-	 * Set the largest payload accepted, as serialized JSON.
+	 * Set the largest job accepted: its payload as serialized JSON and the names and
+	 * values of its headers, together, in UTF-8 bytes.
 	 * @param maxPayloadBytes the limit in bytes
 	 */
 	public void setMaxPayloadBytes(long maxPayloadBytes) {
@@ -467,23 +467,19 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		String topic = JobConstraints.checkTopic(request.topic());
 		boolean generated = request.id() == null;
 		String id = generated ? this.idGenerator.next() : JobConstraints.checkId(topic, request.id());
-		String due = due(topic, request, generated);
+		String due = due(topic, id, request, generated);
 		JobConstraints.checkTtr(topic, id, request.ttr());
 		if (request.maxAttempts() != null && request.maxAttempts() < 1) {
 			throw new InvalidJobException("Max attempts of job '" + id + "' for topic '" + topic
 					+ "' must be at least 1, was " + request.maxAttempts());
 		}
-		for (String header : request.headers().keySet()) {
-			if (header.isBlank()) {
-				throw new InvalidJobException(
-						"Header names of job '" + id + "' for topic '" + topic + "' must not be blank");
-			}
-		}
+		JobConstraints.checkHeaders(topic, id, request.headers());
 		String group = request.group();
 		if (group != null) {
 			JobConstraints.checkGroup(topic, id, group);
 		}
 		String payloadJson = serialize(topic, request.payload());
+		JobConstraints.checkSize(topic, id, payloadJson, request.headers(), this.maxPayloadBytes);
 		String tail = this.codec.encodeTail(request.ttr(), request.maxAttempts(),
 				withTraceContext(request.headers(), traceHeaders), payloadJson);
 		return new Prepared(topic, id, generated, due, tail);
@@ -503,17 +499,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 
 	// The generated id is marked, which lets the enqueue script recognise a call of ours
 	// that a client sent again after a reconnect, rather than take it for a clash.
-	private String due(String topic, JobRequest request, boolean generatedId) {
+	private String due(String topic, String id, JobRequest request, boolean generatedId) {
 		if (request.delay() != null && request.dueAt() != null) {
 			throw new InvalidJobException("Job for topic '" + topic + "' sets both a delay and a due time; choose one");
 		}
 		char ifPending = IfPendingCodes.code(request);
 		long maxWait = IfPendingCodes.maxWaitMillis(topic, request);
 		if (request.delay() != null) {
-			if (request.delay().isNegative() || request.delay().compareTo(MAX_DELAY) > 0) {
-				throw new InvalidJobException("Delay of job for topic '" + topic + "' must be between zero and "
-						+ MAX_DELAY.toDays() + " days, was " + request.delay());
-			}
+			JobConstraints.checkDelay(topic, id, request.delay());
 			return JobStore.EncodedJob.due(true, request.delay().toMillis(), generatedId, ifPending, maxWait);
 		}
 		if (request.dueAt() != null) {
@@ -536,22 +529,14 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 		for (JobPayloadValidator validator : this.payloadValidators) {
 			validator.validate(topic, payload);
 		}
-		String json;
 		try {
-			json = (this.quotesStringsItself && payload instanceof String text) ? JsonStrings.quote(text)
+			return (this.quotesStringsItself && payload instanceof String text) ? JsonStrings.quote(text)
 					: this.jsonMapper.writeValueAsString(payload);
 		}
 		catch (JacksonException ex) {
 			throw new InvalidJobException("Payload of type " + payload.getClass().getName() + " for topic '" + topic
 					+ "' cannot be serialized to JSON: " + ex.getOriginalMessage(), ex);
 		}
-		long size = (json.length() * 3L <= this.maxPayloadBytes) ? json.length()
-				: json.getBytes(StandardCharsets.UTF_8).length;
-		if (size > this.maxPayloadBytes) {
-			throw new InvalidJobException("Payload of job for topic '" + topic + "' is " + size
-					+ " bytes as JSON; delayqueue.max-payload-size allows " + this.maxPayloadBytes);
-		}
-		return json;
 	}
 
 	@Override
@@ -588,10 +573,7 @@ public class DelayQueueTemplate implements DelayQueueOperations {
 	public boolean reschedule(String topic, String jobId, Duration delay) {
 		JobConstraints.checkTopic(topic);
 		JobConstraints.checkId(topic, jobId);
-		if (delay == null || delay.isNegative()) {
-			throw new InvalidJobException("Delay for rescheduling job '" + jobId + "' of topic '" + topic
-					+ "' must not be negative, was " + delay);
-		}
+		JobConstraints.checkDelay(topic, jobId, delay);
 		JobStore.QueueDue due = this.store.reschedule(topic, jobId, delay);
 		if (due != null && !delay.isZero()) {
 			this.dueTimeListener.jobScheduledInQueue(due.queue(), due.dueAtMillis());

@@ -1,11 +1,13 @@
 package io.github.delayqueue.core;
 
 import java.time.Duration;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The rules topic names, job ids and groups must follow.
+ * The rules topic names, job ids, groups, headers, sizes and delays must follow, all
+ * checked before anything is written.
  *
  * @author delayqueue contributors
  */
@@ -92,8 +94,10 @@ public final class JobConstraints {
 	}
 
 	/**
-	 * Check a job's group, see {@link JobRequest.Builder#group(String)}. The claim script
-	 * reads it from the stored headers' JSON, so it holds no character JSON escapes.
+	 * Check a job's group, see {@link JobRequest.Builder#group(String)}. It is stored in
+	 * a field of its own in the job's record, whose fields are separated by {@code |},
+	 * and the claim script passes the held groups separated by spaces, so it holds
+	 * neither.
 	 * @param topic the topic, for the message
 	 * @param id the job id, for the message
 	 * @param group the group
@@ -129,6 +133,115 @@ public final class JobConstraints {
 					"Time to run (ttr) of job '" + id + "' for topic '" + topic + "' must be at least 1 ms and at most "
 							+ DelayQueueTemplate.MAX_DELAY.toDays() + " days, was " + ttr);
 		}
+	}
+
+	/**
+	 * Check the names of a job's headers: each must be an HTTP token (RFC 9110), 1 or
+	 * more of {@code A-Z a-z 0-9} and {@code ! # $ % & ' * + - . ^ _ ` | ~}. Quotes,
+	 * backslashes, spaces and control characters would otherwise reach the stored JSON of
+	 * the headers in escaped form, where a name such as {@code x"delayqueue-group} reads
+	 * as another. A {@code |}, the record's separator, is allowed: the record codec
+	 * writes it escaped.
+	 * @param topic the topic, for the message
+	 * @param id the job id, for the message
+	 * @param headers the headers
+	 * @throws InvalidJobException naming the first header whose name is not a token
+	 */
+	public static void checkHeaders(String topic, String id, Map<String, String> headers) {
+		if (headers.isEmpty()) {
+			return;
+		}
+		for (String name : headers.keySet()) {
+			if (!isToken(name)) {
+				throw new InvalidJobException("Header name '" + name + "' of job '" + id + "' for topic '" + topic
+						+ "' is not a token: use 1 or more of A-Z a-z 0-9 and !#$%&'*+-.^_`|~");
+			}
+		}
+	}
+
+	private static boolean isToken(@Nullable String name) {
+		if (name == null || name.isEmpty()) {
+			return false;
+		}
+		for (int i = 0; i < name.length(); i++) {
+			char c = name.charAt(i);
+			if (!isLetterOrDigit(c) && "!#$%&'*+-.^_`|~".indexOf(c) < 0) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Check the size of a job: its payload as JSON and the names and values of its
+	 * headers, counted together in UTF-8 bytes, must fit in the limit.
+	 * @param topic the topic, for the message
+	 * @param id the job id, for the message
+	 * @param payloadJson the payload as JSON
+	 * @param headers the headers
+	 * @param limit the most bytes allowed ({@code delayqueue.max-payload-size})
+	 * @throws InvalidJobException naming the size and the limit if the job is larger
+	 */
+	public static void checkSize(String topic, String id, String payloadJson, Map<String, String> headers, long limit) {
+		long chars = payloadJson.length();
+		if (!headers.isEmpty()) {
+			for (Map.Entry<String, String> header : headers.entrySet()) {
+				chars += header.getKey().length() + header.getValue().length();
+			}
+		}
+		// A char is at most three bytes in UTF-8 (a surrogate pair, two chars, is four),
+		// so most jobs are counted without a look at their characters.
+		if (chars * 3 <= limit) {
+			return;
+		}
+		long payloadBytes = utf8Length(payloadJson);
+		long headerBytes = 0;
+		for (Map.Entry<String, String> header : headers.entrySet()) {
+			headerBytes += utf8Length(header.getKey()) + utf8Length(header.getValue());
+		}
+		if (payloadBytes + headerBytes <= limit) {
+			return;
+		}
+		if (headers.isEmpty()) {
+			throw new InvalidJobException("Payload of job '" + id + "' for topic '" + topic + "' is " + payloadBytes
+					+ " bytes as JSON; delayqueue.max-payload-size allows " + limit);
+		}
+		throw new InvalidJobException(
+				"Payload and headers of job '" + id + "' for topic '" + topic + "' are " + (payloadBytes + headerBytes)
+						+ " bytes (payload " + payloadBytes + " bytes as JSON, header names and values " + headerBytes
+						+ " bytes); delayqueue.max-payload-size allows " + limit + " for both together");
+	}
+
+	// Counted rather than encoded: no copy of a payload that may be megabytes long.
+	private static long utf8Length(String text) {
+		long bytes = text.length();
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c >= 0x80) {
+				// Two bytes up to U+07FF, three above; a surrogate pair is four in all.
+				bytes += (c < 0x800 || Character.isSurrogate(c)) ? 1 : 2;
+			}
+		}
+		return bytes;
+	}
+
+	/**
+	 * Check the delay of a send or a reschedule: Redis adds it to its clock in a Lua
+	 * number, exact only up to 2^53, and a {@link Duration} of more than
+	 * {@link Long#MAX_VALUE} milliseconds has no millisecond count at all.
+	 * @param topic the topic, for the message
+	 * @param id the job id, for the message
+	 * @param delay the delay
+	 * @return the delay
+	 * @throws InvalidJobException if it is {@code null}, negative or over
+	 * {@link DelayQueueTemplate#MAX_DELAY}
+	 */
+	public static Duration checkDelay(String topic, String id, @Nullable Duration delay) {
+		if (delay == null || delay.isNegative() || delay.compareTo(DelayQueueTemplate.MAX_DELAY) > 0) {
+			throw new InvalidJobException("Delay of job '" + id + "' for topic '" + topic
+					+ "' must be between zero and " + DelayQueueTemplate.MAX_DELAY.toDays() + " days, was " + delay);
+		}
+		return delay;
 	}
 
 }

@@ -254,8 +254,11 @@ public final class JobRequest {
 		}
 
 		/**
-		 * Add a header that travels with the job to the listener.
-		 * @param name the header name
+		 * Add a header that travels with the job to the listener. Its name and value
+		 * count toward {@code delayqueue.max-payload-size}, with the payload.
+		 * @param name the header name, an HTTP token (RFC 9110): 1 or more of
+		 * {@code A-Z a-z 0-9} and {@code ! # $ % & ' * + - . ^ _ ` | ~}; another name is
+		 * refused when the job is sent
 		 * @param value the header value
 		 * @return this builder
 		 */
@@ -276,7 +279,8 @@ public final class JobRequest {
 		 * another, so that a group with a hundred thousand jobs waiting does not hold up
 		 * a group with ten. Within a group, jobs are taken in the order they became
 		 * ready. The group travels with the job as its {@value JobRequest#GROUP_HEADER}
-		 * header.
+		 * header (stored apart from the other headers, where no other header can pose as
+		 * it), and setting that header sets the group.
 		 * @param group 1 to 128 characters of {@code A-Z a-z 0-9 . _ - : @}
 		 * @return this builder
 		 */

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param dueAt when the job is or was due
  * @param ttr the job's own time to run, or {@code null} for the topic's
  * @param maxAttempts the job's own most deliveries, or {@code null} for the topic's
- * @param headers the headers
+ * @param headers the headers, the job's group among them (stored in a field of its own,
+ * see {@link JobRecordCodec})
  * @param payloadJson the payload as JSON
  * @author delayqueue contributors
  */

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -114,6 +115,29 @@ class CancelAndRescheduleTests {
 		assertThat(this.fixture.redis().opsForList().range("{dq:orders}:ready", 0, -1)).containsExactly(second, first);
 		assertThat(ghosts("orders")).isEmpty();
 		assertThat(claimAll("orders")).extracting(ClaimedJob::id).containsExactly(first, second);
+	}
+
+	@Test
+	void refusesARescheduleBeyondTheLongestDelayAndLeavesTheJobAsItWas() {
+		String id = this.template
+			.send(JobRequest.builder("orders", "x").id("far").delay(Duration.ofMinutes(5)).build());
+		JobInfo before = this.template.find("orders", id).orElseThrow();
+		// Past the bound, Redis would lose precision adding it to its clock; past
+		// Long.MAX_VALUE milliseconds, a Duration has no millisecond count at all.
+		for (Duration delay : List.of(DelayQueueTemplate.MAX_DELAY.plusMillis(1), Duration.ofMillis(Long.MAX_VALUE),
+				Duration.ofSeconds(Long.MAX_VALUE))) {
+			assertThatExceptionOfType(InvalidJobException.class)
+				.isThrownBy(() -> this.template.reschedule("orders", id, delay))
+				.withMessageContaining(
+						"Delay of job 'far' for topic 'orders' must be between zero and 365250 days, was " + delay);
+		}
+		assertThat(this.template.find("orders", id).orElseThrow().dueAt()).isEqualTo(before.dueAt());
+
+		assertThat(this.template.reschedule("orders", id, DelayQueueTemplate.MAX_DELAY)).isTrue();
+		JobInfo after = this.template.find("orders", id).orElseThrow();
+		assertThat(after.state()).isEqualTo(JobState.DELAYED);
+		assertThat(Duration.between(after.createdAt(), after.dueAt())).isBetween(DelayQueueTemplate.MAX_DELAY,
+				DelayQueueTemplate.MAX_DELAY.plusMinutes(1));
 	}
 
 	@Test

@@ -281,6 +281,43 @@ class DelayQueueTemplateTests {
 	}
 
 	@Test
+	void refusesAHeaderNameThatIsNotATokenBeforeWritingAnything() {
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.template
+				.send(JobRequest.builder("orders", "x").id("quoted").header("x\"delayqueue-group", "g").build()))
+			.withMessageContaining("Header name 'x\"delayqueue-group' of job 'quoted' for topic 'orders'");
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.template.sendAll(List.of(JobRequest.builder("orders", "fine").build(),
+					JobRequest.builder("orders", "x").id("spaced").header("a b", "v").build())))
+			.withMessageContaining("Header name 'a b' of job 'spaced'");
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.template.sendAllWithResults(
+					List.of(JobRequest.builder("orders", "x").id("empty").header("", "v").afterCommit().build())))
+			.withMessageContaining("Header name '' of job 'empty'");
+		assertThat(this.fixture.redis().keys("*")).isEmpty();
+	}
+
+	@Test
+	void countsHeadersTowardTheLargestPayloadBeforeWritingAnything() {
+		// The template's limit is 1 MiB unless set: a header value of 2 MiB was let in.
+		String large = "v".repeat(2 * 1024 * 1024);
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(
+					() -> this.template.send(JobRequest.builder("orders", "x").id("big").header("h", large).build()))
+			.withMessageContaining(
+					"Payload and headers of job 'big' for topic 'orders' are " + (3 + 1 + large.length()) + " bytes")
+			.withMessageContaining("delayqueue.max-payload-size allows " + 1024 * 1024);
+		this.template.setMaxPayloadBytes(64);
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.template.sendAll(List.of(JobRequest.builder("orders", "x").build(),
+					JobRequest.builder("orders", "x").header("name", "v".repeat(58)).build())))
+			.withMessageContaining("are 65 bytes (payload 3 bytes as JSON, header names and values 62 bytes)");
+		assertThat(this.fixture.redis().keys("*")).isEmpty();
+		String id = this.template.send(JobRequest.builder("orders", "x").header("name", "v".repeat(57)).build());
+		assertThat(this.template.find("orders", id).orElseThrow().headers()).containsKey("name");
+	}
+
+	@Test
 	void refusesATimeToRunUnderOneMillisecondAtSendNamingTtr() {
 		for (Duration ttr : List.of(Duration.ofNanos(1), Duration.ofNanos(999_999))) {
 			assertThatExceptionOfType(InvalidJobException.class)

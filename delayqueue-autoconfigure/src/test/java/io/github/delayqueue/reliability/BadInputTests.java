@@ -58,8 +58,8 @@ class BadInputTests {
 			scenario.instance("a").run((context) -> {
 				StringRedisTemplate redis = scenario.redis();
 				redis.opsForHash().put(KEYS.jobs(), "no-fields", "not a job record");
-				redis.opsForHash().put(KEYS.jobs(), "bad-number", "1|2|soon|||\"ok\"");
-				redis.opsForHash().put(KEYS.jobs(), "bad-json", "1|2|||{}|{not json");
+				redis.opsForHash().put(KEYS.jobs(), "bad-number", "1|2|soon||||\"ok\"");
+				redis.opsForHash().put(KEYS.jobs(), "bad-json", "1|2||||{}|{not json");
 				redis.opsForList().leftPushAll(KEYS.ready(), "no-fields", "bad-number", "bad-json");
 				String good = context.getBean(DelayQueueOperations.class).send("bad", "ok");
 				await().atMost(DEADLINE)

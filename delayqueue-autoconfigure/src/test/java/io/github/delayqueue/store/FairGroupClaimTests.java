@@ -3,6 +3,7 @@ package io.github.delayqueue.store;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueTemplate;
@@ -219,6 +220,36 @@ class FairGroupClaimTests {
 			.isThrownBy(() -> JobRequest.builder("refused", "x").group(null))
 			.withMessageContaining("must not be null");
 		assertThat(this.fixture.redis().keys("{dq:refused}*")).isEmpty();
+	}
+
+	@Test
+	void noHeaderPosesAsTheGroup() {
+		// A quote in a header name would be escaped in the headers' JSON, where
+		// x"delayqueue-group read as the group: refused at send.
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.template
+				.send(JobRequest.builder("forged", "x").id("x").header("x\"delayqueue-group", "a b{}").build()))
+			.withMessageContaining("Header name 'x\"delayqueue-group' of job 'x' for topic 'forged'");
+		// The group's own header is the group, and checked as one.
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.template
+				.send(JobRequest.builder("forged", "x").id("x").header(JobRequest.GROUP_HEADER, "a b{}").build()))
+			.withMessageContaining("Group 'a b{}' of job 'x'");
+		assertThat(this.fixture.redis().keys("{dq:forged}*")).isEmpty();
+		// Written past the checks, the header is a header: the group is a field of its
+		// own.
+		String tail = this.fixture.codec().encodeTail(null, null, Map.of("x\"delayqueue-group", "a b{}"), "\"f\"");
+		for (String id : List.of("f0", "f1")) {
+			this.fixture.store()
+				.enqueue("forged",
+						new JobStore.EncodedJob(id, JobStore.EncodedJob.due(true, 0, false, '\0', -1), tail));
+		}
+		assertThat(this.fixture.redis().keys("{dq:forged}:group*")).isEmpty();
+		List<ClaimedJob> claimed = this.claims.claim("forged", null, 2, TTR).jobs();
+		assertThat(claimed).extracting(ClaimedJob::id).containsExactly("f0", "f1");
+		assertThat(claimed).allSatisfy((job) -> assertThat(JobRecordCodec.groupOf(job.record())).isNull());
+		assertThat(this.template.find("forged", "f0").orElseThrow().headers())
+			.containsExactly(Map.entry("x\"delayqueue-group", "a b{}"));
 	}
 
 	@Test

@@ -185,13 +185,13 @@ class ScriptRunnerTests {
 	private static ScriptRunner.Call enqueueCall(TopicKeys topic, String id) {
 		return new ScriptRunner.Call(DelayQueueScript.ENQUEUE,
 				List.of(topic.jobs(), topic.delayed(), topic.ready(), topic.dead(), topic.attempts(), topic.errors()),
-				List.of("dq:wake", topic.topic(), "", id, "d0", "|||\"payload\""));
+				List.of("dq:wake", topic.topic(), "", id, "d0", "||||\"payload\""));
 	}
 
 	private static List<Object> enqueue(ScriptRunner scripts, String id) {
 		return scripts.run(DelayQueueScript.ENQUEUE,
 				List.of(KEYS.jobs(), KEYS.delayed(), KEYS.ready(), KEYS.dead(), KEYS.attempts(), KEYS.errors()),
-				"dq:wake", KEYS.topic(), "", id, "d0", "|||\"payload\"");
+				"dq:wake", KEYS.topic(), "", id, "d0", "||||\"payload\"");
 	}
 
 	private ScriptRunner runner(LettuceConnectionFactory factory) {

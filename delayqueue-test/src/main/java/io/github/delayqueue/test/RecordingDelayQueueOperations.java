@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.DuplicateJobException;
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.JobConstraints;
@@ -36,10 +37,11 @@ import tools.jackson.databind.json.JsonMapper;
  * assertThat(delayQueue.sent().payloads("orders.timeout", OrderTimeout.class)).hasSize(1);
  * </pre>
  *
- * What it checks as the real one does: topic names, job ids, that a delay is not
- * negative, that a job id chosen by the sender is not pending already in the topic, and
- * that the payload can be written as JSON by a mapper like the starter's (Jackson's
- * defaults and the modules on the class path).
+ * What it checks as the real one does: topic names, job ids, header names, that a delay
+ * (of a send or a reschedule) is between zero and {@link DelayQueueTemplate#MAX_DELAY},
+ * that a job id chosen by the sender is not pending already in the topic, and that the
+ * payload can be written as JSON by a mapper like the starter's (Jackson's defaults and
+ * the modules on the class path).
  *
  * @author delayqueue contributors
  */
@@ -145,14 +147,16 @@ public class RecordingDelayQueueOperations implements DelayQueueOperations {
 		if (request.payload() == null) {
 			throw new InvalidJobException("Payload of job for topic '" + topic + "' must not be null");
 		}
-		if (request.delay() != null && request.delay().isNegative()) {
-			throw new InvalidJobException(
-					"Delay of job for topic '" + topic + "' must not be negative, was " + request.delay());
+		// A refused send draws no id: the ids of the jobs recorded stay in sequence.
+		String id = (request.id() != null) ? JobConstraints.checkId(topic, request.id())
+				: "recorded-" + (this.ids.get() + 1);
+		if (request.delay() != null) {
+			JobConstraints.checkDelay(topic, id, request.delay());
 		}
+		JobConstraints.checkHeaders(topic, id, request.headers());
 		if (request.id() == null) {
 			return "recorded-" + this.ids.incrementAndGet();
 		}
-		String id = JobConstraints.checkId(topic, request.id());
 		if (this.pending.containsKey(key(topic, id))) {
 			throw new DuplicateJobException(topic, id);
 		}
@@ -198,9 +202,7 @@ public class RecordingDelayQueueOperations implements DelayQueueOperations {
 	 */
 	@Override
 	public boolean reschedule(String topic, String jobId, Duration delay) {
-		if (delay.isNegative()) {
-			throw new InvalidJobException("Delay of job '" + jobId + "' must not be negative, was " + delay);
-		}
+		JobConstraints.checkDelay(topic, jobId, delay);
 		Pending job = this.pending.computeIfPresent(key(topic, jobId), (key, current) -> new Pending(current.request(),
 				current.payloadJson(), current.sentAt(), this.clock.instant().plus(delay)));
 		return job != null;

@@ -52,6 +52,12 @@ class RecordingDelayQueueOperationsTests {
 			.isThrownBy(() -> this.delayQueue.send("mail", "x", Duration.ofSeconds(-1)))
 			.withMessageContaining("PT-1S");
 		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.delayQueue.send("mail", "x", Duration.ofDays(365_251)))
+			.withMessageContaining("PT8766024H");
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.delayQueue.send(JobRequest.builder("mail", "x").header("a b", "v").build()))
+			.withMessageContaining("Header name 'a b'");
+		assertThatExceptionOfType(InvalidJobException.class)
 			.isThrownBy(() -> this.delayQueue.send("mail", new Unwritable()))
 			.withMessageContaining(Unwritable.class.getName());
 		this.delayQueue.send(JobRequest.builder("mail", "once").id("mail-1").build());
@@ -69,6 +75,9 @@ class RecordingDelayQueueOperationsTests {
 			assertThat(job.dueAt()).isEqualTo(this.now.plus(Duration.ofMinutes(30)));
 			assertThat(job.payloadJson()).isEqualTo("{\"order\":7}");
 		});
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.delayQueue.reschedule("orders.timeout", id, Duration.ofSeconds(Long.MAX_VALUE)))
+			.withMessageContaining("365250 days");
 		assertThat(this.delayQueue.reschedule("orders.timeout", id, Duration.ZERO)).isTrue();
 		assertThat(this.delayQueue.find("orders.timeout", id)).map((job) -> job.state()).contains(JobState.READY);
 		assertThat(this.delayQueue.cancel("orders.timeout", id)).isTrue();

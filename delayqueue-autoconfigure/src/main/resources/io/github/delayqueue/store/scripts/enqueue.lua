@@ -1,14 +1,14 @@
 -- enqueue: new jobs enter DELAYED (due later) or READY (due now).
--- A job's record is "created|due|ttrMs|maxAttempts|headersJson|payloadJson", the two times in
--- epoch ms written in base 36 to keep records short; this script prepends them, taken from
--- the Redis clock, to the tail the client sends.
+-- A job's record is "created|due|ttrMs|maxAttempts|group|headersJson|payloadJson", the two
+-- times in epoch ms written in base 36 to keep records short; this script prepends them,
+-- taken from the Redis clock, to the tail the client sends.
 -- A job whose id the topic still holds pending (delayed, ready or running) is handled as its
 -- request's IfPending says, a letter after the due time ('' reject, 'k' keep, 'r' replace):
 -- - reject: skipped and reported; the stored job is unchanged.
 -- - keep: skipped and reported as kept; the stored job is unchanged.
--- - replace: the pending job gets the new due time and tail (payload, headers, ttr, max
---   attempts), keeps its created time (its first send) and starts over with no attempts and
---   no error; DELAYED and READY jobs move between the two as the new due time says (a READY
+-- - replace: the pending job gets the new due time and tail (payload, headers, group,
+--   ttr, max attempts), keeps its created time (its first send) and starts over with no
+--   attempts and no error; DELAYED and READY jobs move between the two as the new due time says (a READY
 --   job that becomes DELAYED leaves a ghost, see claim.lua). A RUNNING job is not touched:
 --   the new version waits in the successors hash and takes over when that delivery ends
 --   (see take_over in prelude.lua). Digits after the 'r' cap the due time at the pending
@@ -126,9 +126,8 @@ local grouped = false
 for i = 4, #ARGV, 3 do
   local id, due, tail = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   if not grouped then
-    -- A tail is 'ttr|max attempts|headers|payload'.
-    local headers = string.match(tail, '^[^|]*|[^|]*|([^|]*)|')
-    grouped = headers ~= nil and headers ~= '' and string.find(headers, GROUP_MARK, 1, true) ~= nil
+    -- A tail is 'ttr|max attempts|group|headers|payload' (see group_of in prelude.lua).
+    grouped = string.find(tail, '^%d*|%d*|[^|]') ~= nil
   end
   local kind = string.sub(due, 1, 1)
   local ms = tonumber(string.sub(due, 2))

@@ -449,19 +449,13 @@ local function kept_keys(first)
     counts = KEYS[first + 3], again = KEYS[first + 4]}
 end
 -- Fair groups: a job sent with a group (JobRequest.Builder#group) carries it in its
--- headers' JSON as "delayqueue-group":"<group>", the group holding no character JSON
--- escapes. The first such job marks its queue's groups hash, and from then on claims take
--- the queue's ready jobs in turns by group (see claim.lua).
-local GROUP_MARK = '"delayqueue-group":"'
-local GROUP_PATTERN = string.gsub(GROUP_MARK, '%-', '%%-') .. '([^"]*)"'
--- A record's group, '' for none or for no record. A record is
--- 'created|due|ttr|max attempts|headers|payload'; only the headers are searched.
+-- record's own field, 'created|due|ttr|max attempts|group|headers|payload', empty for
+-- none; the group holds neither '|' nor a space (JobConstraints.checkGroup), and no script
+-- reads the headers' JSON. The first such job marks its queue's groups hash, and from then
+-- on claims take the queue's ready jobs in turns by group (see claim.lua).
+-- A record's group, '' for none or for no record.
 local function group_of(record)
-  local headers = record and string.match(record, '^[^|]*|[^|]*|[^|]*|[^|]*|([^|]*)|')
-  if not headers or headers == '' then
-    return ''
-  end
-  return string.match(headers, GROUP_PATTERN) or ''
+  return record and string.match(record, '^[^|]*|[^|]*|[^|]*|[^|]*|([^|]*)|') or ''
 end
 -- Another key of the same queue: key, whose name ends in own, with own replaced by name.
 local function queue_key(key, own, name)

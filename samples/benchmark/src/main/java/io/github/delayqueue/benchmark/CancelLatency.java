@@ -55,7 +55,7 @@ final class CancelLatency {
 			    local id = 'ready-' .. (i / step)
 			    ids[#ids + 1] = id
 			    records[#records + 1] = id
-			    records[#records + 1] = 'mhz0a1b2|mhz0a1b2||||"x"'
+			    records[#records + 1] = 'mhz0a1b2|mhz0a1b2|||||"x"'
 			  else
 			    ids[#ids + 1] = 'filler-' .. i
 			  end

@@ -264,8 +264,9 @@ final class RawRedisLimits {
 	}
 
 	private static String tail() {
-		// ttr | max attempts | headers | payload as JSON: the record our template writes.
-		return "|||\"" + Payloads.of(System.currentTimeMillis()) + "\"";
+		// ttr | max attempts | group | headers | payload as JSON: the record our template
+		// writes.
+		return "||||\"" + Payloads.of(System.currentTimeMillis()) + "\"";
 	}
 
 	private static String id(int i) {
