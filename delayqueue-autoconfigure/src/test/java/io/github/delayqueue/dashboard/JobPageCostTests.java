@@ -124,25 +124,33 @@ class JobPageCostTests {
 
 		String threshold = configValue(SLOW_LOG_THRESHOLD);
 		server.command("CONFIG", "SET", SLOW_LOG_THRESHOLD, String.valueOf(SLOW_MICROS));
-		server.command("SLOWLOG", "RESET");
 		try {
-			JsonNode endpoint = getJson(
-					base + "/actuator/delayqueue/" + topic + "?state=ready&offset=299000&count=1000");
-			JsonNode dashboard = getJson(
-					base + "/delayqueue/api/topics/" + topic + "/jobs?state=ready&offset=299499&count=500");
-			JsonNode beyond = getJson(
-					base + "/actuator/delayqueue/" + topic + "?state=ready&offset=2000000000&count=1000");
-			JsonNode search = getJson(base + "/delayqueue/api/topics/" + topic + "/jobs?state=ready&idPrefix="
-					+ ids.get(20).substring(0, 3) + "&count=50");
-
-			assertThat(server.command("SLOWLOG", "LEN"))
-				.as(() -> "commands that ran over 20 ms: "
-						+ server.command("SLOWLOG", "GET", "10").replaceAll("\\s+", " "))
-				.startsWith(":0");
-			assertThat(ids(endpoint)).containsExactlyElementsOf(order.subList(299_000, 299_999));
-			assertThat(ids(dashboard)).containsExactlyElementsOf(order.subList(299_499, 299_999));
-			assertThat(beyond.path("jobs")).isEmpty();
-			assertThat(search.path("searched").asInt()).isEqualTo(1000);
+			// The slow log counts wall time: a Redis that the machine preempts
+			// mid-command
+			// logs a short command as slow now and then. A read that walks the list in
+			// one
+			// command is slow in every round; up to three rounds tell the two apart.
+			List<String> slowRounds = new ArrayList<>();
+			for (int round = 0; round < 3; round++) {
+				server.command("SLOWLOG", "RESET");
+				JsonNode endpoint = getJson(
+						base + "/actuator/delayqueue/" + topic + "?state=ready&offset=299000&count=1000");
+				JsonNode dashboard = getJson(
+						base + "/delayqueue/api/topics/" + topic + "/jobs?state=ready&offset=299499&count=500");
+				JsonNode beyond = getJson(
+						base + "/actuator/delayqueue/" + topic + "?state=ready&offset=2000000000&count=1000");
+				JsonNode search = getJson(base + "/delayqueue/api/topics/" + topic + "/jobs?state=ready&idPrefix="
+						+ ids.get(20).substring(0, 3) + "&count=50");
+				assertThat(ids(endpoint)).containsExactlyElementsOf(order.subList(299_000, 299_999));
+				assertThat(ids(dashboard)).containsExactlyElementsOf(order.subList(299_499, 299_999));
+				assertThat(beyond.path("jobs")).isEmpty();
+				assertThat(search.path("searched").asInt()).isEqualTo(1000);
+				if (server.command("SLOWLOG", "LEN").startsWith(":0")) {
+					break;
+				}
+				slowRounds.add(server.command("SLOWLOG", "GET", "10").replaceAll("\\s+", " "));
+			}
+			assertThat(slowRounds).as("rounds with commands that ran over 20 ms").hasSizeLessThan(3);
 		}
 		finally {
 			server.command("CONFIG", "SET", SLOW_LOG_THRESHOLD, threshold);

@@ -21,7 +21,7 @@
 -- Returns {where the next call starts, or -1 at the state's end, jobs still to skip there,
 -- n, n ids of READY jobs with ghosts counted (for the next call's ARGV[7..]), then per job:
 -- id, record or its head, attempts, last error or '', score or ''}
-local WALKED_PER_CALL = 4000
+local WALKED_PER_CALL = 2000
 local from = tonumber(ARGV[2])
 local skip = tonumber(ARGV[3])
 local count = math.min(tonumber(ARGV[4]), 1000)
