@@ -63,6 +63,11 @@ public final class DelayQueueAutoConfiguration {
 	}
 
 	@Bean
+	static DelayQueuePropertiesEarlyCheck delayQueuePropertiesEarlyCheck(Environment environment) {
+		return new DelayQueuePropertiesEarlyCheck(environment);
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	DelayQueueKeys delayQueueKeys(DelayQueueProperties properties, TopicPolicies policies) {
 		DelayQueueKeys keys = new DelayQueueKeys(properties.getKeyPrefix(),

@@ -1,5 +1,6 @@
 package io.github.delayqueue.autoconfigure;
 
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationPropertiesBindHandlerAdvisor;
@@ -75,7 +76,7 @@ final class DelayQueuePropertiesBinding implements ConfigurationPropertiesBindHa
 			ConfigurationProperty property = context.getConfigurationProperty();
 			Throwable cause = (error.getCause() != null) ? error.getCause() : error;
 			if (property != null) {
-				this.problems.invalid(property.getName().toString(), property.getValue(), cause.getMessage());
+				this.problems.invalid(property.getName().toString(), property.getValue(), reason(target, cause));
 			}
 			else {
 				this.problems.add("Cannot bind " + name + ": " + cause.getMessage());
@@ -83,6 +84,22 @@ final class DelayQueuePropertiesBinding implements ConfigurationPropertiesBindHa
 			return null;
 		}
 
+	}
+
+	// Spring's message for an unknown enum value names a Java class and the value as
+	// typed; a user wants the values the property takes, as they would write them.
+	static String reason(Bindable<?> target, Throwable cause) {
+		Class<?> type = target.getType().resolve();
+		if (type != null && type.isEnum()) {
+			StringBuilder values = new StringBuilder("expected one of ");
+			Object[] constants = type.getEnumConstants();
+			for (int i = 0; i < constants.length; i++) {
+				values.append((i > 0) ? ", " : "")
+					.append(((Enum<?>) constants[i]).name().toLowerCase(Locale.ROOT).replace('_', '-'));
+			}
+			return values.toString();
+		}
+		return String.valueOf(cause.getMessage());
 	}
 
 	private final class RootHandler extends RecordingHandler {

@@ -241,6 +241,17 @@ final class KnownProperties {
 		return kebab.toString();
 	}
 
+	/**
+	 * Return whether one word is close enough to another to be a typo of it, as
+	 * {@link #closestMatch(String)} judges keys.
+	 * @param word the word as written
+	 * @param intended the word it may stand for
+	 * @return whether it is a typo of it
+	 */
+	static boolean isTypo(String word, String intended) {
+		return !word.equals(intended) && distance(word, intended) <= Math.max(2, word.length() / 8);
+	}
+
 	private static int distance(String a, String b) {
 		int[] previous = new int[b.length() + 1];
 		int[] current = new int[b.length() + 1];

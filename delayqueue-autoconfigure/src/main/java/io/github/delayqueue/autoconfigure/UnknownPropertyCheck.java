@@ -85,6 +85,26 @@ final class UnknownPropertyCheck {
 				+ "', which is no delay queue property, and is not close to one");
 	}
 
+	// delayqueue.schedule.nightly.every: the keys under a topic or schedule are not in
+	// KNOWN, so a typo of the group's own name is matched against the group alone.
+	private static @Nullable String closestKeyedGroup(ConfigurationPropertyName name) {
+		if (name.getNumberOfElements() <= ROOT.getNumberOfElements() + 1) {
+			return null;
+		}
+		String group = name.getElement(ROOT.getNumberOfElements(), ConfigurationPropertyName.Form.UNIFORM);
+		String rest = name.subName(ROOT.getNumberOfElements() + 1).toString();
+		if (KNOWN.keys().stream().anyMatch((key) -> key.equals(group) || key.startsWith(group + "."))) {
+			return null;
+		}
+		for (ConfigurationPropertyName keyed : new ConfigurationPropertyName[] { TOPICS, SCHEDULES }) {
+			String candidate = keyed.getLastElement(ConfigurationPropertyName.Form.UNIFORM);
+			if (KnownProperties.isTypo(group, candidate)) {
+				return keyed.getLastElement(ConfigurationPropertyName.Form.ORIGINAL) + "." + rest;
+			}
+		}
+		return null;
+	}
+
 	private static @Nullable String closest(ConfigurationPropertyName name) {
 		return KNOWN.closest(name.subName(ROOT.getNumberOfElements()).toString());
 	}
@@ -93,6 +113,10 @@ final class UnknownPropertyCheck {
 		String closest = closest(name);
 		if (closest != null) {
 			return "did you mean 'delayqueue." + closest + "'?";
+		}
+		String keyed = closestKeyedGroup(name);
+		if (keyed != null) {
+			return "did you mean 'delayqueue." + keyed + "'?";
 		}
 		return KNOWN.describeGroupOf("delayqueue", name, ROOT.getNumberOfElements());
 	}

@@ -156,6 +156,25 @@ class SchedulePropertiesTests {
 	}
 
 	@Test
+	void namesTheValuesAnEnumTakesAndTheGroupATypoMeant() {
+		this.runner
+			.withPropertyValues("delayqueue.schedules.nightly.topic=reports", "delayqueue.schedules.nightly.every=1h",
+					"delayqueue.schedules.nightly.misfire=sometimes", "delayqueue.schedule.x.every=5s",
+					"delayqueue.topic.orders.concurrency=4")
+			.run((context) -> {
+				List<String> problems = failure(context.getStartupFailure()).getProblems();
+				assertThat(problems).contains("Property delayqueue.schedules.nightly.misfire with value 'sometimes' "
+						+ "is invalid: expected one of fire-once, skip, fire-all");
+				assertThat(problems).anySatisfy(
+						(problem) -> assertThat(problem).startsWith("Unknown property 'delayqueue.schedule.x.every'")
+							.endsWith("did you mean 'delayqueue.schedules.x.every'?"));
+				assertThat(problems).anySatisfy((problem) -> assertThat(problem)
+					.startsWith("Unknown property 'delayqueue.topic.orders.concurrency'")
+					.endsWith("did you mean 'delayqueue.topics.orders.concurrency'?"));
+			});
+	}
+
+	@Test
 	void failsStartUpOnAScheduleIdThatSpringBootWouldChange() throws IOException {
 		PropertySource<?> yaml = yaml("""
 				delayqueue:
