@@ -38,6 +38,18 @@ final class ScheduleActivator {
 		this.jobStore.registerTopic(definition.topic());
 		ScheduleStore.Change change = retried(
 				() -> this.store.activate(definition, TickWindow.around(definition.ticks(), this.clock.now())));
+		// Ticks fell due under the old definition while no instance decided them: the new
+		// one takes them over from its first tick at or after the state's next, unless
+		// another instance decided them meanwhile and the state moved on.
+		for (int attempt = 1; attempt < ATTEMPTS && "behind".equals(change.status()); attempt++) {
+			long behind = change.next();
+			change = retried(() -> this.store.activate(definition,
+					TickWindow.around(definition.ticks(), this.clock.now()), behind));
+		}
+		if ("behind".equals(change.status())) {
+			throw new IllegalStateException(
+					"Schedule '" + definition.id() + "' kept moving while its definition " + "changed; try again");
+		}
 		changed(definition, change);
 		return !"same".equals(change.status());
 	}

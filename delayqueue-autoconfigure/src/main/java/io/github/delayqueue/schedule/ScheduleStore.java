@@ -173,12 +173,30 @@ final class ScheduleStore {
 	 * @return the outcome
 	 */
 	Change activate(ScheduleDefinition definition, TickWindow window) {
+		return activate(definition, window, 0);
+	}
+
+	/**
+	 * Let a definition take effect in its topic, whose state's next tick fell due while
+	 * no instance decided it: the new definition goes on from its first tick at or after
+	 * that one, see {@code activate-schedule.lua}.
+	 * @param definition the definition
+	 * @param window ticks around the estimated Redis time
+	 * @param behind the next tick the state held, as the call that answered
+	 * {@code behind} told, or 0 for none
+	 * @return the outcome
+	 */
+	Change activate(ScheduleDefinition definition, TickWindow window, long behind) {
 		String topic = definition.topic();
 		TopicKeys q = this.keys.queue(topic);
 		List<String> args = new ArrayList<>(List.of(definition.id(), definition.hash(this.jsonMapper),
 				definition.toJson(this.jsonMapper), flag(definition.enabled()), tail(definition),
 				String.valueOf(LOG_LENGTH), String.valueOf(window.cutoff()), this.history.timelineArgument(q)));
 		addTicks(args, window.ticks());
+		if (behind > 0) {
+			args.add(String.valueOf(behind));
+			args.add(String.valueOf(definition.ticks().next(behind - 1)));
+		}
 		return change(this.scripts.run(new ScriptRunner.Call(
 				DelayQueueScript.ACTIVATE_SCHEDULE, List.of(this.keys.states(topic), this.keys.definitions(topic),
 						q.jobs(), q.ready(), q.dead(), q.attempts(), q.errors(), this.keys.log(topic, definition.id())),

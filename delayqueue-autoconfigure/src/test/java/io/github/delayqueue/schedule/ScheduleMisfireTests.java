@@ -77,18 +77,95 @@ class ScheduleMisfireTests {
 		assertThat(downtime.schedule().missedTicks()).isEqualTo((after.get(0) - downtime.lastBefore()) / 1000 - 1);
 	}
 
-	private ApplicationContextRunner instance(String misfire, String limit) {
+	// A change of definition while every instance was down: the ticks that fell due
+	// meanwhile follow the new definition's misfire policy, as after any downtime.
+
+	@Test
+	void firesEachMissedTickUpToTheNewLimitAfterTheLimitChangedDuringADowntime() {
+		Downtime downtime = runAcrossADowntime(definition("every=1s", "misfire=fire-all", "catch-up-limit=2"),
+				definition("every=1s", "misfire=fire-all", "catch-up-limit=3"));
+		List<Long> after = downtime.ticksAfterRestart();
+		assertThat(after.get(2) - after.get(0)).isEqualTo(2000);
+		assertThat(after.get(2)).isGreaterThan(downtime.restartingAt() - 1000);
+		assertThat(after.get(0) - downtime.lastBefore()).isGreaterThanOrEqualTo(2000);
+		assertConsecutiveFrom(after, after.get(0));
+		assertThat(downtime.schedule().missedTicks()).isEqualTo((after.get(0) - downtime.lastBefore()) / 1000 - 1);
+	}
+
+	@Test
+	void firesAllMissedTicksOnceThePolicyChangedFromFireOnceToFireAllDuringADowntime() {
+		Downtime downtime = runAcrossADowntime(definition("every=1s", "misfire=fire-once"),
+				definition("every=1s", "misfire=fire-all", "catch-up-limit=2"));
+		List<Long> after = downtime.ticksAfterRestart();
+		assertThat(after.get(1) - after.get(0)).isEqualTo(1000);
+		assertThat(after.get(1)).isGreaterThan(downtime.restartingAt() - 1000);
+		assertConsecutiveFrom(after, after.get(0));
+		assertThat(downtime.schedule().missedTicks()).isEqualTo((after.get(0) - downtime.lastBefore()) / 1000 - 1);
+	}
+
+	@Test
+	void firesOnceForTheMissedTicksOfACronWhoseZoneChangedDuringADowntime() {
+		Downtime downtime = runAcrossADowntime(definition("cron=* * * * * *", "misfire=fire-once"),
+				definition("cron=* * * * * *", "zone=Europe/Berlin", "misfire=fire-once"));
+		List<Long> after = downtime.ticksAfterRestart();
+		assertThat(after.get(0)).isGreaterThan(downtime.restartingAt() - 1000);
+		assertThat(after.get(0) - downtime.lastBefore()).isGreaterThanOrEqualTo(4000);
+		assertConsecutiveFrom(after, after.get(0));
+		assertThat(downtime.schedule().missedTicks()).isEqualTo((after.get(0) - downtime.lastBefore()) / 1000 - 1);
+	}
+
+	@Test
+	void firesOnceForTheMissedTicksOfARateThatBecameACronDuringADowntime() {
+		Downtime downtime = runAcrossADowntime(definition("every=1s", "misfire=fire-once"),
+				definition("cron=* * * * * *", "misfire=fire-once"));
+		List<Long> after = downtime.ticksAfterRestart();
+		assertThat(after.get(0)).isGreaterThan(downtime.restartingAt() - 1000);
+		assertConsecutiveFrom(after, after.get(0));
+		assertThat(downtime.schedule().missedTicks()).isEqualTo((after.get(0) - downtime.lastBefore()) / 1000 - 1);
+	}
+
+	@Test
+	void skipsTheMissedTicksOfTheNewRateAfterTheRateChangedDuringADowntime() {
+		Downtime downtime = runAcrossADowntime(definition("every=1s", "misfire=skip"),
+				definition("every=2s", "misfire=skip"));
+		List<Long> after = downtime.ticksAfterRestart();
+		assertThat(after.get(0)).isGreaterThan(downtime.restartingAt());
+		assertThat(after.get(0) % 2000).isZero();
+		for (int i = 0; i < after.size(); i++) {
+			assertThat(after.get(i)).as("tick %s after the restart", i).isEqualTo(after.get(0) + i * 2000L);
+		}
+		// The new rate's ticks from the old next tick on, up to the first run, were
+		// missed.
+		long firstUndecided = downtime.lastBefore() + 1000;
+		long missed = (after.get(0) - (firstUndecided + 1999) / 2000 * 2000) / 2000;
+		assertThat(missed).isGreaterThanOrEqualTo(1);
+		assertThat(downtime.schedule().missedTicks()).isEqualTo(missed);
+	}
+
+	private static String[] definition(String... settings) {
+		String[] properties = new String[settings.length];
+		for (int i = 0; i < settings.length; i++) {
+			properties[i] = "delayqueue.schedules.down." + settings[i];
+		}
+		return properties;
+	}
+
+	private ApplicationContextRunner instance(String[] definition) {
 		return DelayQueueContextRunner.create(this.server)
 			.withConfiguration(AutoConfigurations.of(DelayQueueSchedulesAutoConfiguration.class))
 			.withUserConfiguration(TickLedger.Recorder.class)
 			.withPropertyValues("ticks.topic=" + TOPIC, "ticks.concurrency=1",
-					"delayqueue.schedules.down.topic=" + TOPIC, "delayqueue.schedules.down.every=1s",
-					"delayqueue.schedules.down.misfire=" + misfire,
-					"delayqueue.schedules.down.catch-up-limit=" + limit);
+					"delayqueue.schedules.down.topic=" + TOPIC)
+			.withPropertyValues(definition);
 	}
 
 	private Downtime runAcrossADowntime(String misfire, String limit) {
-		instance(misfire, limit).run((context) -> {
+		String[] definition = definition("every=1s", "misfire=" + misfire, "catch-up-limit=" + limit);
+		return runAcrossADowntime(definition, definition);
+	}
+
+	private Downtime runAcrossADowntime(String[] beforeDowntime, String[] afterRestart) {
+		instance(beforeDowntime).run((context) -> {
 			assertThat(context).hasNotFailed();
 			await().atMost(Duration.ofSeconds(20)).until(() -> TickLedger.runs(TOPIC).size() >= 2);
 		});
@@ -102,7 +179,7 @@ class ScheduleMisfireTests {
 			// after a tick that fell due while it started.
 			long restartingAt = redis.now();
 			ScheduleInfo[] schedule = new ScheduleInfo[1];
-			instance(misfire, limit).run((context) -> {
+			instance(afterRestart).run((context) -> {
 				await().atMost(Duration.ofSeconds(20)).until(() -> TickLedger.runs(TOPIC).size() >= before.size() + 4);
 				schedule[0] = context.getBean(DelayQueueSchedules.class).find("down").orElseThrow();
 			});
