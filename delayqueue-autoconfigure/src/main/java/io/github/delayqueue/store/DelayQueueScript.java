@@ -46,6 +46,10 @@ public enum DelayQueueScript {
 	REQUEUE_DEAD("requeue-dead"),
 	/** DEAD to gone. */
 	PURGE_DEAD("purge-dead"),
+	/**
+	 * Kept finished jobs beyond their retention or count cap to gone, a bounded number.
+	 */
+	TRIM_KEPT("trim-kept"),
 	/** Reads one job. */
 	FIND("find"),
 	/** Reads the counts of each state. */

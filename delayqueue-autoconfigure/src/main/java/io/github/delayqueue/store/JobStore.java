@@ -575,6 +575,33 @@ public final class JobStore {
 	}
 
 	/**
+	 * Drop what each queue of a topic keeps of its finished jobs beyond the topic's
+	 * completed retention or count cap: what the calls that finish jobs left, as each
+	 * drops a bounded number (a count cap lowered under a large kept set), or what no job
+	 * finishing any more leaves. One script call drops a bounded number of jobs; the
+	 * calls go on until the surplus is gone or {@code maxCalls} were made per queue.
+	 * @param topic the topic
+	 * @param maxCalls the most script calls per queue
+	 * @return how many script calls were made, 0 when the topic keeps no finished job
+	 */
+	public int trimKept(String topic, int maxCalls) {
+		String retention = this.history.finishedArgument(topic);
+		if (retention.isEmpty()) {
+			return 0;
+		}
+		int calls = 0;
+		for (String queue : this.lookup.queues(topic)) {
+			List<String> kept = this.keys.lookupTopic(queue).keptKeys();
+			boolean more = true;
+			for (int i = 0; i < maxCalls && more; i++) {
+				more = ScriptRunner.asLong(this.scripts.run(DelayQueueScript.TRIM_KEPT, kept, retention).get(2)) == 1;
+				calls++;
+			}
+		}
+		return calls;
+	}
+
+	/**
 	 * Purge one dead job, whenever it died.
 	 * @param topic the topic
 	 * @param id the job id
