@@ -18,8 +18,9 @@ import org.apache.commons.logging.LogFactory;
  * finding topics that only other instances send to (and forgetting partitions that left
  * their topic), publishing heartbeats and noticing when they go unanswered, handing
  * orphaned claims back, retiring drained partitions that the configuration no longer has,
- * purging old dead jobs, and trimming the kept finished jobs that a topic's retention or
- * count cap no longer keeps.
+ * purging old dead jobs, trimming the kept finished jobs that a topic's retention or
+ * count cap no longer keeps, and taking the ids whose list or job is gone out of the
+ * timeline's list sets.
  *
  * @author delayqueue contributors
  */
@@ -31,8 +32,9 @@ final class PeriodicChores {
 	private static final long DEAD_PURGE_CHECK_NANOS = TimeUnit.MINUTES.toNanos(1);
 
 	/**
-	 * How often the kept finished jobs of every topic are trimmed: the calls that finish
-	 * jobs trim as they go, a bounded number each, so this only finishes what they left.
+	 * How often the kept finished jobs and the timeline list sets of every topic are
+	 * trimmed: the calls that finish jobs trim as they go, a bounded number each, so this
+	 * only finishes what they left.
 	 */
 	static final long KEPT_TRIM_NANOS = TimeUnit.MINUTES.toNanos(1);
 
@@ -41,6 +43,12 @@ final class PeriodicChores {
 	 * bounded number of them: what is left waits for the next turn.
 	 */
 	static final int KEPT_TRIM_MAX_CALLS = 100;
+
+	/**
+	 * The most script calls per queue of one walk through a timeline list set, each of
+	 * which looks at a bounded number of ids.
+	 */
+	static final int TIMELINE_TRIM_MAX_CALLS = 1000;
 
 	/**
 	 * How often drained partitions that the configuration no longer has are retired
@@ -220,7 +228,9 @@ final class PeriodicChores {
 
 	/**
 	 * Drop, when its turn has come, what each topic keeps of its finished jobs beyond its
-	 * retention or count cap, see {@link JobStore#trimKept(String, int)}.
+	 * retention or count cap, see {@link JobStore#trimKept(String, int)}, and the ids
+	 * whose list or job is gone from its timeline list sets, see
+	 * {@link JobStore#trimTimelineLists(String, int)}.
 	 * @param now the current time
 	 */
 	void trimKeptJobsIfDue(long now) {
@@ -230,6 +240,7 @@ final class PeriodicChores {
 			this.wakeUps.topics().forEach((queue) -> topics.add(DelayQueueKeys.topicOf(queue)));
 			for (String topic : topics) {
 				this.jobStore.trimKept(topic, KEPT_TRIM_MAX_CALLS);
+				this.jobStore.trimTimelineLists(topic, TIMELINE_TRIM_MAX_CALLS);
 			}
 			this.nextKeptTrim = now + KEPT_TRIM_NANOS;
 		}

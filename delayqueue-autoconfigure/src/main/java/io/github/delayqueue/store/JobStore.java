@@ -33,6 +33,12 @@ public final class JobStore {
 	private static final int MANAGEMENT_BATCH = 500;
 
 	/**
+	 * Members of a timeline list set one script call of its trim looks at (a hint to
+	 * SSCAN): each costs two commands at most.
+	 */
+	private static final int TIMELINE_LISTS_PER_CALL = 200;
+
+	/**
 	 * Names the application's own code as who asked for a change, in job timelines.
 	 */
 	public static final String API = "api";
@@ -599,6 +605,37 @@ public final class JobStore {
 			}
 		}
 		return calls;
+	}
+
+	/**
+	 * Take out of each queue's timeline list set (see {@code timeline} in
+	 * {@code prelude.lua}) the ids whose list is gone, and those whose job is gone, whose
+	 * list then expires after the keep time of a finished job's timeline. The set is
+	 * walked with SSCAN, a bounded number of members per script call, until it was walked
+	 * whole or {@code maxCalls} calls were made per queue. Runs whether the topic's
+	 * timeline is on or not: a set left when it was turned off is emptied too.
+	 * @param topic the topic
+	 * @param maxCalls the most script calls per queue
+	 * @return how many ids left the sets
+	 */
+	public long trimTimelineLists(String topic, int maxCalls) {
+		String keep = String.valueOf(this.history.policy(topic).finishedTimelineTtl().toMillis());
+		long removed = 0;
+		for (String queue : this.lookup.queues(topic)) {
+			TopicKeys k = this.keys.lookupTopic(queue);
+			List<String> scriptKeys = List.of(k.jobs(), k.timelinePrefix() + "/lists");
+			String cursor = "0";
+			for (int i = 0; i < maxCalls; i++) {
+				List<Object> reply = this.scripts.run(DelayQueueScript.TRIM_TIMELINE_LISTS, scriptKeys,
+						k.timelinePrefix(), cursor, String.valueOf(TIMELINE_LISTS_PER_CALL), keep);
+				cursor = String.valueOf(reply.get(0));
+				removed += ScriptRunner.asLong(reply.get(1));
+				if (cursor.equals("0")) {
+					break;
+				}
+			}
+		}
+		return removed;
 	}
 
 	/**

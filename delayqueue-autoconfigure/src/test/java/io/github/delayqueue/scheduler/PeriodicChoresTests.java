@@ -226,7 +226,7 @@ class PeriodicChoresTests {
 	}
 
 	@Test
-	void trimsKeptJobsBeyondALoweredCountCapWhenItsTurnComesThoughNoJobFinishes() {
+	void trimsKeptJobsBeyondALoweredCountCapAndTimelineListSetsWhenTheirTurnComesThoughNoJobFinishes() {
 		int[] maxCount = { 100 };
 		JobHistory history = new JobHistory((topic) -> new JobHistoryPolicy(Duration.ofHours(1), maxCount[0]),
 				"host-a");
@@ -242,9 +242,13 @@ class PeriodicChoresTests {
 		this.wakeUps.track("receipts", START);
 		this.chores.start(START);
 
+		String listSet = this.fixture.keys().topic("receipts").timelinePrefix() + "/lists";
+		this.fixture.redis().opsForSet().add(listSet, "vanished");
+
 		maxCount[0] = 2;
 		this.chores.trimKeptJobsIfDue(START);
 		assertThat(this.fixture.redis().opsForHash().size(finished)).isEqualTo(2);
+		assertThat(this.fixture.redis().hasKey(listSet)).as("an id whose job and list are gone").isFalse();
 
 		maxCount[0] = 1;
 		this.chores.trimKeptJobsIfDue(START + SECOND);

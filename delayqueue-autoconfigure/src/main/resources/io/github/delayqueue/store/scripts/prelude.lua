@@ -53,7 +53,10 @@ end
 --   the ids of the jobs with a list that does not expire yet, so that an acknowledgement
 --   finds the few of its jobs that have one by asking one key (and none at all when the
 --   set is empty) rather than building every job's list name. A member whose list is gone
---   (its job was purged or sent again) costs nothing but its place.
+--   (its job was sent again) or whose job is gone (it ended while the timeline was off)
+--   is taken out by the scheduler's chore (trim-timeline-lists.lua), which also sets the
+--   expiry of such a list: the set names no more than the queue's jobs, and is gone
+--   with the last of them.
 -- A reader takes the job's steps from the log, and those of its list that the log no
 -- longer holds before them; a job sent again with the id of a finished or dead one starts
 -- a new timeline at its SENT, and a purge marks the log ('~') so that nothing before it is
