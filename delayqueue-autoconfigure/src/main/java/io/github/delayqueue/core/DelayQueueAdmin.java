@@ -37,16 +37,20 @@ public interface DelayQueueAdmin {
 	 * actor: the detail of the {@link JobEvent.Type#REQUEUED REQUEUED} and
 	 * {@link JobEvent.Type#CANCELLED CANCELLED} steps of job timelines, such as
 	 * {@code "endpoint"} or {@code "dashboard"}. This admin is unchanged.
-	 * <p>
-	 * The default returns this admin itself: an implementation that records no actor
-	 * ignores it, and what it changes is recorded as it records it otherwise.
 	 * {@link DefaultDelayQueueAdmin} records the actor.
+	 * <p>
+	 * The default checks the actor and returns this admin itself, which records no actor:
+	 * what it changes is recorded as it records it otherwise. An implementation that
+	 * delegates to another admin should override it, so that the actor reaches the admin
+	 * that records it.
 	 * @param actor who asks: 1 to 64 characters, not blank
-	 * @return the admin operations acting as {@code actor}
-	 * @throws IllegalArgumentException if an implementation that records the actor finds
-	 * it blank or too long
+	 * @return the admin operations acting as {@code actor}; by the default, this admin
+	 * @throws IllegalArgumentException if the actor is blank or longer than 64 characters
 	 */
 	default DelayQueueAdmin actingAs(String actor) {
+		if (actor == null || actor.isBlank() || actor.length() > 64) {
+			throw new IllegalArgumentException("Actor must be 1 to 64 characters and not blank: '" + actor + "'");
+		}
 		return this;
 	}
 
@@ -176,13 +180,32 @@ public interface DelayQueueAdmin {
 
 	/**
 	 * Count the finished jobs a topic keeps for its {@code completed-retention}.
+	 * <p>
+	 * The default counts the jobs of one page of
+	 * {@link #jobs(String, JobState, int, int)}, which reads at most 1,000 kept jobs: it
+	 * is exact below 1,000 and throws {@link UnsupportedOperationException} when the page
+	 * is full, as it cannot tell how many more there are. {@link DefaultDelayQueueAdmin}
+	 * counts any number.
 	 * @param topic the topic
 	 * @param outcome {@link JobState#COMPLETED} or {@link JobState#CANCELLED}
 	 * @return how many jobs of that outcome are kept, 0 when the topic keeps none
 	 * @throws InvalidJobException if the topic name is invalid or the state is another
+	 * @throws UnsupportedOperationException from the default when 1,000 jobs or more are
+	 * kept
 	 */
 	default long countKept(String topic, JobState outcome) {
-		return jobs(topic, outcome, 0, 1000).size();
+		if (outcome != JobState.COMPLETED && outcome != JobState.CANCELLED) {
+			throw new InvalidJobException("Only COMPLETED and CANCELLED jobs are kept, not " + outcome);
+		}
+		// The most kept jobs one page reads.
+		int page = 1000;
+		int counted = jobs(topic, outcome, 0, page).size();
+		if (counted >= page) {
+			throw new UnsupportedOperationException(
+					getClass().getName() + " counts fewer than " + page + " kept " + outcome + " jobs only, and topic '"
+							+ topic + "' keeps " + page + " or more; override countKept to count them all");
+		}
+		return counted;
 	}
 
 	/**

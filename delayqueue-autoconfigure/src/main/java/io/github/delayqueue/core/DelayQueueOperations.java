@@ -2,9 +2,13 @@ package io.github.delayqueue.core;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What an application does with its own jobs: send them, cancel or reschedule them while
@@ -97,15 +101,58 @@ public interface DelayQueueOperations {
 	 * List&lt;SendResult&gt; results = delayQueue.sendAllWithResults(requests);
 	 * long replaced = results.stream().filter((r) -&gt; r.outcome() == SendResult.Outcome.REPLACED).count();
 	 * </pre>
+	 * <p>
+	 * The default sends with {@link #sendAll(Collection)}, which tells what became of
+	 * each job only when every request says {@link IfPending#REJECT} (the default) and
+	 * none waits for a commit by {@link JobRequest.Builder#afterCommit()}: a job is then
+	 * written, or rejected as the {@link DuplicateJobException} names it. A job that the
+	 * implementation makes wait for a commit on its own is reported written. For other
+	 * requests the default throws before anything is written; {@link DelayQueueTemplate}
+	 * tells for every request.
 	 * @param requests the jobs
 	 * @return one result per request, in the order of the requests
 	 * @throws InvalidJobException if any request is invalid; nothing is written then
-	 * @throws UnsupportedOperationException if this implementation cannot tell (the
-	 * default method; {@link DelayQueueTemplate} can)
+	 * @throws UnsupportedOperationException from the default, before anything is written,
+	 * when a request says {@link IfPending#KEEP} or {@link IfPending#REPLACE}, waits for
+	 * a commit, or when two requests of different topics give the same id
 	 */
 	default List<SendResult> sendAllWithResults(Collection<JobRequest> requests) {
-		throw new UnsupportedOperationException(
-				getClass().getName() + " does not report what became of each job; use sendAll");
+		List<JobRequest> all = new ArrayList<>(requests);
+		Set<String> ids = new HashSet<>();
+		for (JobRequest request : all) {
+			String unsupported = null;
+			if (request.ifPending() != IfPending.REJECT) {
+				unsupported = "a request that says " + request.ifPending();
+			}
+			else if (Boolean.TRUE.equals(request.afterCommit())) {
+				unsupported = "a request that waits for a commit";
+			}
+			else if (request.id() != null && !ids.add(request.id())) {
+				unsupported = "two requests with id '" + request.id() + "'";
+			}
+			if (unsupported != null) {
+				throw new UnsupportedOperationException(
+						getClass().getName() + " cannot tell what became of each job of a batch with " + unsupported
+								+ "; nothing was sent, use sendAll or send each request");
+			}
+		}
+		List<SendResult> results = new ArrayList<>(all.size());
+		try {
+			List<String> sent = sendAll(all);
+			for (int i = 0; i < all.size(); i++) {
+				results.add(new SendResult(all.get(i).topic(), sent.get(i), SendResult.Outcome.WRITTEN));
+			}
+		}
+		catch (DuplicateJobException ex) {
+			Set<String> refused = new HashSet<>(ex.getJobIds());
+			Iterator<String> sent = ex.getSentJobIds().iterator();
+			for (JobRequest request : all) {
+				boolean rejected = request.id() != null && refused.contains(request.id());
+				results.add(new SendResult(request.topic(), rejected ? request.id() : sent.next(),
+						rejected ? SendResult.Outcome.REJECTED : SendResult.Outcome.WRITTEN));
+			}
+		}
+		return results;
 	}
 
 	/**

@@ -68,7 +68,9 @@ public record ScheduleInfo(String id, String topic, @Nullable String cron, @Null
 		PRODUCED,
 
 		/**
-		 * No job: the last tick's job was still pending and the schedule skips overlaps.
+		 * No job: the last tick's job was still pending and the schedule skips overlaps,
+		 * or a pending job already held the tick's job id (one triggered by hand in the
+		 * tick's millisecond).
 		 */
 		SKIPPED,
 

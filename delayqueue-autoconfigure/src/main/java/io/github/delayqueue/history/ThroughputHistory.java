@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -18,11 +19,16 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Throughput per minute and per day in Redis, written by every instance and read by any:
- * one hash per minute ({@code <prefix>:history:minute:<epoch minute>}, kept 48 hours) and
- * one per day ({@code <prefix>:history:day:<epoch day>}, kept 90 days), whose fields
- * {@code <topic>|<outcome>} count jobs. Buckets follow the writing instance's clock; a
- * count may land in the neighbouring minute of another instance's, which a chart of
- * minutes cannot show.
+ * one hash per hour holding its minutes ({@code <prefix>:history:hour:<epoch hour>},
+ * fields {@code <minute of the hour>|<topic>|<outcome>}, kept 48 hours), so that a day of
+ * minutes is read from 25 hashes rather than 1,440, and one per day
+ * ({@code <prefix>:history:day:<epoch day>}, fields {@code <topic>|<outcome>}, kept 90
+ * days); the values count jobs. Each minute also goes to a hash of its own
+ * ({@code <prefix>:history:minute:<epoch minute>}, as earlier versions wrote and read
+ * them): the hours before the first written by this version
+ * ({@code <prefix>:history:hours-since}) are read from those. Buckets follow the writing
+ * instance's clock; a count may land in the neighbouring minute of another instance's,
+ * which a chart of minutes cannot show.
  *
  * @author delayqueue contributors
  */
@@ -67,16 +73,23 @@ public class ThroughputHistory {
 			return;
 		}
 		long second = this.clock.instant().getEpochSecond();
-		byte[] minute = bytes(minuteKey(Math.floorDiv(second, 60)));
+		long epochMinute = Math.floorDiv(second, 60);
+		long epochHour = Math.floorDiv(epochMinute, 60);
+		byte[] minute = bytes(minuteKey(epochMinute));
+		byte[] hour = bytes(hourKey(epochHour));
+		String minuteOfHour = Math.floorMod(epochMinute, 60) + "|";
 		byte[] day = bytes(dayKey(Math.floorDiv(second, SECONDS_PER_DAY)));
 		this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
 			counts.forEach((topic, byOutcome) -> byOutcome.forEach((outcome, count) -> {
-				byte[] field = bytes(topic + "|" + outcome.label());
-				connection.hashCommands().hIncrBy(minute, field, count);
-				connection.hashCommands().hIncrBy(day, field, count);
+				String field = topic + "|" + outcome.label();
+				connection.hashCommands().hIncrBy(minute, bytes(field), count);
+				connection.hashCommands().hIncrBy(hour, bytes(minuteOfHour + field), count);
+				connection.hashCommands().hIncrBy(day, bytes(field), count);
 			}));
 			connection.keyCommands().expire(minute, MINUTES_KEPT.toSeconds());
+			connection.keyCommands().expire(hour, MINUTES_KEPT.toSeconds());
 			connection.keyCommands().expire(day, DAYS_KEPT.toSeconds());
+			connection.stringCommands().setNX(bytes(hoursSinceKey()), bytes(String.valueOf(epochHour)));
 			return null;
 		});
 	}
@@ -91,7 +104,9 @@ public class ThroughputHistory {
 	}
 
 	/**
-	 * Read the last minutes, the current one last, in one pipelined round trip.
+	 * Read the last minutes, the current one last, in one pipelined round trip of one
+	 * command per hour they touch (and a second one, of one command per minute, for the
+	 * hours before this version wrote its first).
 	 * @param minutes how many minutes, 1 to those of {@link #MINUTES_KEPT}
 	 * @param topic one topic, or {@code null} for all of them together
 	 * @return one bucket per minute, oldest first
@@ -101,13 +116,57 @@ public class ThroughputHistory {
 			throw new IllegalArgumentException("Minutes must be 1 to " + MINUTES_KEPT.toMinutes() + ", was " + minutes);
 		}
 		long current = Math.floorDiv(this.clock.instant().getEpochSecond(), 60);
-		List<String> keys = new ArrayList<>();
-		List<Instant> starts = new ArrayList<>();
-		for (long minute = current - minutes + 1; minute <= current; minute++) {
-			keys.add(minuteKey(minute));
-			starts.add(Instant.ofEpochSecond(minute * 60));
+		long first = current - minutes + 1;
+		long firstHour = Math.floorDiv(first, 60);
+		long lastHour = Math.floorDiv(current, 60);
+		List<Object> replies = this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
+			connection.stringCommands().get(bytes(hoursSinceKey()));
+			for (long hour = firstHour; hour <= lastHour; hour++) {
+				hashAll(connection, hourKey(hour));
+			}
+			return null;
+		});
+		Object since = replies.get(0);
+		// Hours up to the first this version wrote hold only part of their minutes, or
+		// none.
+		long byMinute = (since != null) ? Long.parseLong(String.valueOf(since)) : lastHour;
+		List<Map<String, Object>> byHour = new ArrayList<>();
+		for (int i = 1; i < replies.size(); i++) {
+			byHour.add(minutesOfHour(replies.get(i)));
 		}
-		return read(keys, starts, topic);
+		List<String> oldKeys = new ArrayList<>();
+		List<Instant> oldStarts = new ArrayList<>();
+		for (long minute = first; minute <= current && Math.floorDiv(minute, 60) <= byMinute; minute++) {
+			oldKeys.add(minuteKey(minute));
+			oldStarts.add(Instant.ofEpochSecond(minute * 60));
+		}
+		List<Bucket> buckets = new ArrayList<>(minutes);
+		buckets.addAll(oldKeys.isEmpty() ? List.of() : read(oldKeys, oldStarts, topic));
+		for (long minute = first + oldKeys.size(); minute <= current; minute++) {
+			Map<String, Object> hour = byHour.get((int) (Math.floorDiv(minute, 60) - firstHour));
+			Object fields = hour.get(String.valueOf(Math.floorMod(minute, 60)));
+			buckets.add(Bucket.of(Instant.ofEpochSecond(minute * 60),
+					(fields instanceof Map<?, ?> map) ? map : Map.of(), topic));
+		}
+		return buckets;
+	}
+
+	// An hour's hash as a map from the minute of the hour to that minute's fields.
+	private static Map<String, Object> minutesOfHour(@Nullable Object reply) {
+		Map<String, Object> minutes = new HashMap<>();
+		if (reply instanceof Map<?, ?> hash) {
+			hash.forEach((field, value) -> {
+				String name = String.valueOf(field);
+				int bar = name.indexOf('|');
+				if (bar > 0) {
+					@SuppressWarnings("unchecked")
+					Map<String, Object> fields = (Map<String, Object>) minutes.computeIfAbsent(name.substring(0, bar),
+							(minute) -> new HashMap<String, Object>());
+					fields.put(name.substring(bar + 1), value);
+				}
+			});
+		}
+		return minutes;
 	}
 
 	/**
@@ -148,6 +207,14 @@ public class ThroughputHistory {
 
 	private String minuteKey(long epochMinute) {
 		return this.keyPrefix + ":history:minute:" + epochMinute;
+	}
+
+	private String hourKey(long epochHour) {
+		return this.keyPrefix + ":history:hour:" + epochHour;
+	}
+
+	private String hoursSinceKey() {
+		return this.keyPrefix + ":history:hours-since";
 	}
 
 	private String dayKey(long epochDay) {

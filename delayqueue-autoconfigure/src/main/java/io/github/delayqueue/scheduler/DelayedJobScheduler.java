@@ -427,6 +427,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		this.chores.requeueOrphansIfDue(now);
 		this.chores.retirePartitionsIfDue(now);
 		this.chores.purgeDeadJobsIfDue(now);
+		this.chores.trimKeptJobsIfDue(now);
 	}
 
 }

@@ -2,6 +2,7 @@ package io.github.delayqueue.scheduler;
 
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +18,9 @@ import org.apache.commons.logging.LogFactory;
  * finding topics that only other instances send to (and forgetting partitions that left
  * their topic), publishing heartbeats and noticing when they go unanswered, handing
  * orphaned claims back, retiring drained partitions that the configuration no longer has,
- * and purging old dead jobs.
+ * purging old dead jobs, trimming the kept finished jobs that a topic's retention or
+ * count cap no longer keeps, and taking the ids whose list or job is gone out of the
+ * timeline's list sets.
  *
  * @author delayqueue contributors
  */
@@ -27,6 +30,25 @@ final class PeriodicChores {
 	private static final Log logger = LogFactory.getLog(DelayedJobScheduler.class);
 
 	private static final long DEAD_PURGE_CHECK_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+	/**
+	 * How often the kept finished jobs and the timeline list sets of every topic are
+	 * trimmed: the calls that finish jobs trim as they go, a bounded number each, so this
+	 * only finishes what they left.
+	 */
+	static final long KEPT_TRIM_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+	/**
+	 * The most script calls per queue of one trim of kept jobs, each of which drops a
+	 * bounded number of them: what is left waits for the next turn.
+	 */
+	static final int KEPT_TRIM_MAX_CALLS = 100;
+
+	/**
+	 * The most script calls per queue of one walk through a timeline list set, each of
+	 * which looks at a bounded number of ids.
+	 */
+	static final int TIMELINE_TRIM_MAX_CALLS = 1000;
 
 	/**
 	 * How often drained partitions that the configuration no longer has are retired
@@ -47,6 +69,8 @@ final class PeriodicChores {
 
 	private final DeadJobRetention deadJobs;
 
+	private final JobStore jobStore;
+
 	private final long maxSleepNanos;
 
 	private final Runnable sweepEveryTopic;
@@ -62,6 +86,8 @@ final class PeriodicChores {
 	private long nextOrphanCheck;
 
 	private long nextDeadPurge;
+
+	private long nextKeptTrim;
 
 	/**
 	 * Create the chores of a scheduler.
@@ -80,6 +106,7 @@ final class PeriodicChores {
 		this.store = store;
 		this.orphanedClaims = new OrphanedClaims(store);
 		this.deadJobs = new DeadJobRetention(jobStore, policies);
+		this.jobStore = jobStore;
 		this.health = health;
 		this.cap = cap;
 		this.wakeUps = wakeUps;
@@ -106,6 +133,7 @@ final class PeriodicChores {
 		this.nextTopicRefresh = now;
 		this.nextOrphanCheck = now + this.orphanCheckNanos;
 		this.nextDeadPurge = now;
+		this.nextKeptTrim = now;
 		this.nextPartitionRetirement = now + this.partitionRetirementNanos;
 	}
 
@@ -195,6 +223,26 @@ final class PeriodicChores {
 		if (now - this.nextDeadPurge >= 0) {
 			this.deadJobs.purgeDue(this.wakeUps.topics(), now);
 			this.nextDeadPurge = now + DEAD_PURGE_CHECK_NANOS;
+		}
+	}
+
+	/**
+	 * Drop, when its turn has come, what each topic keeps of its finished jobs beyond its
+	 * retention or count cap, see {@link JobStore#trimKept(String, int)}, and the ids
+	 * whose list or job is gone from its timeline list sets, see
+	 * {@link JobStore#trimTimelineLists(String, int)}.
+	 * @param now the current time
+	 */
+	void trimKeptJobsIfDue(long now) {
+		if (now - this.nextKeptTrim >= 0) {
+			// The store trims every partition of a topic.
+			Set<String> topics = new LinkedHashSet<>();
+			this.wakeUps.topics().forEach((queue) -> topics.add(DelayQueueKeys.topicOf(queue)));
+			for (String topic : topics) {
+				this.jobStore.trimKept(topic, KEPT_TRIM_MAX_CALLS);
+				this.jobStore.trimTimelineLists(topic, TIMELINE_TRIM_MAX_CALLS);
+			}
+			this.nextKeptTrim = now + KEPT_TRIM_NANOS;
 		}
 	}
 

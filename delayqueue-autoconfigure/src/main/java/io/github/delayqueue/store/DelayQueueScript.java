@@ -46,6 +46,12 @@ public enum DelayQueueScript {
 	REQUEUE_DEAD("requeue-dead"),
 	/** DEAD to gone. */
 	PURGE_DEAD("purge-dead"),
+	/**
+	 * Kept finished jobs beyond their retention or count cap to gone, a bounded number.
+	 */
+	TRIM_KEPT("trim-kept"),
+	/** Ids of the timeline's list set whose list or job is gone, out of it. */
+	TRIM_TIMELINE_LISTS("trim-timeline-lists"),
 	/** Reads one job. */
 	FIND("find"),
 	/** Reads the counts of each state. */

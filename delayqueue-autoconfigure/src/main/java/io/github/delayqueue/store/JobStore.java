@@ -33,6 +33,12 @@ public final class JobStore {
 	private static final int MANAGEMENT_BATCH = 500;
 
 	/**
+	 * Members of a timeline list set one script call of its trim looks at (a hint to
+	 * SSCAN): each costs two commands at most.
+	 */
+	private static final int TIMELINE_LISTS_PER_CALL = 200;
+
+	/**
 	 * Names the application's own code as who asked for a change, in job timelines.
 	 */
 	public static final String API = "api";
@@ -614,6 +620,64 @@ public final class JobStore {
 		}
 		while (purged == MANAGEMENT_BATCH);
 		return total;
+	}
+
+	/**
+	 * Drop what each queue of a topic keeps of its finished jobs beyond the topic's
+	 * completed retention or count cap: what the calls that finish jobs left, as each
+	 * drops a bounded number (a count cap lowered under a large kept set), or what no job
+	 * finishing any more leaves. One script call drops a bounded number of jobs; the
+	 * calls go on until the surplus is gone or {@code maxCalls} were made per queue.
+	 * @param topic the topic
+	 * @param maxCalls the most script calls per queue
+	 * @return how many script calls were made, 0 when the topic keeps no finished job
+	 */
+	public int trimKept(String topic, int maxCalls) {
+		String retention = this.history.finishedArgument(topic);
+		if (retention.isEmpty()) {
+			return 0;
+		}
+		int calls = 0;
+		for (String queue : this.lookup.queues(topic)) {
+			List<String> kept = this.keys.lookupTopic(queue).keptKeys();
+			boolean more = true;
+			for (int i = 0; i < maxCalls && more; i++) {
+				more = ScriptRunner.asLong(this.scripts.run(DelayQueueScript.TRIM_KEPT, kept, retention).get(2)) == 1;
+				calls++;
+			}
+		}
+		return calls;
+	}
+
+	/**
+	 * Take out of each queue's timeline list set (see {@code timeline} in
+	 * {@code prelude.lua}) the ids whose list is gone, and those whose job is gone, whose
+	 * list then expires after the keep time of a finished job's timeline. The set is
+	 * walked with SSCAN, a bounded number of members per script call, until it was walked
+	 * whole or {@code maxCalls} calls were made per queue. Runs whether the topic's
+	 * timeline is on or not: a set left when it was turned off is emptied too.
+	 * @param topic the topic
+	 * @param maxCalls the most script calls per queue
+	 * @return how many ids left the sets
+	 */
+	public long trimTimelineLists(String topic, int maxCalls) {
+		String keep = String.valueOf(this.history.policy(topic).finishedTimelineTtl().toMillis());
+		long removed = 0;
+		for (String queue : this.lookup.queues(topic)) {
+			TopicKeys k = this.keys.lookupTopic(queue);
+			List<String> scriptKeys = List.of(k.jobs(), k.timelinePrefix() + "/lists");
+			String cursor = "0";
+			for (int i = 0; i < maxCalls; i++) {
+				List<Object> reply = this.scripts.run(DelayQueueScript.TRIM_TIMELINE_LISTS, scriptKeys,
+						k.timelinePrefix(), cursor, String.valueOf(TIMELINE_LISTS_PER_CALL), keep);
+				cursor = String.valueOf(reply.get(0));
+				removed += ScriptRunner.asLong(reply.get(1));
+				if (cursor.equals("0")) {
+					break;
+				}
+			}
+		}
+		return removed;
 	}
 
 	/**

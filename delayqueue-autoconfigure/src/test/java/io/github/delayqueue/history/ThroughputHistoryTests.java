@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.github.delayqueue.history.ThroughputHistory.Bucket;
 import io.github.delayqueue.test.DelayQueueFixture;
@@ -30,9 +32,12 @@ class ThroughputHistoryTests {
 
 	private DelayQueueFixture fixture;
 
+	private RedisTestServer server;
+
 	@BeforeEach
 	void setUp(RedisTestServer server) {
 		server.flushAll();
+		this.server = server;
 		this.fixture = new DelayQueueFixture(server);
 	}
 
@@ -85,6 +90,55 @@ class ThroughputHistoryTests {
 			.withMessageContaining("91");
 		assertThatIllegalArgumentException().isThrownBy(() -> history(NOON).lastDays(0, null))
 			.withMessageContaining("0");
+	}
+
+	@Test
+	void readsADayOfMinutesInOneRoundTripOfAFewCommands() {
+		history(NOON.minus(Duration.ofDays(2))).record(Map.of("orders", Map.of(Outcome.COMPLETED, 1L)));
+		history(NOON.minus(Duration.ofHours(5))).record(Map.of("orders", Map.of(Outcome.COMPLETED, 2L)));
+		history(NOON).record(Map.of("orders", Map.of(Outcome.FAILED, 3L), "mail", Map.of(Outcome.COMPLETED, 4L)));
+		ThroughputHistory history = history(NOON);
+		this.server.command("CONFIG", "RESETSTAT");
+
+		List<Bucket> day = history.lastMinutes(24 * 60, null);
+
+		long commands = commandsSinceReset();
+		assertThat(day).hasSize(24 * 60);
+		assertThat(day.get(24 * 60 - 1)).isEqualTo(new Bucket(Instant.parse("2026-11-23T12:00:00Z"), 4, 3, 0, 0));
+		assertThat(day.get(24 * 60 - 1 - 5 * 60))
+			.isEqualTo(new Bucket(Instant.parse("2026-11-23T07:00:00Z"), 2, 0, 0, 0));
+		assertThat(day.stream().mapToLong(Bucket::completed).sum()).isEqualTo(6);
+		assertThat(history.lastMinutes(24 * 60, "orders").get(24 * 60 - 1).failed()).isEqualTo(3);
+		// A GET and one HGETALL per hour of the day's 25.
+		assertThat(commands).as("commands of one day's read").isLessThanOrEqualTo(26);
+	}
+
+	@Test
+	void readsTheMinutesOfHoursWrittenBeforeTheHourlyHashesFromTheirOwnHashes() {
+		long twoHoursAgo = NOON.minus(Duration.ofHours(2)).getEpochSecond() / 60;
+		this.fixture.redis().opsForHash().increment("dq:history:minute:" + twoHoursAgo, "orders|completed", 7);
+		history(NOON).record(Map.of("orders", Map.of(Outcome.COMPLETED, 1L)));
+
+		List<Bucket> day = history(NOON).lastMinutes(24 * 60, "orders");
+
+		assertThat(day.get(24 * 60 - 1 - 120).completed()).isEqualTo(7);
+		assertThat(day.get(24 * 60 - 1).completed()).isEqualTo(1);
+		assertThat(history(NOON.plus(Duration.ofHours(1))).lastMinutes(24 * 60, "orders")).extracting(Bucket::completed)
+			.containsOnly(0L, 1L, 7L);
+	}
+
+	// The calls of the data commands since CONFIG RESETSTAT: not those of a new
+	// connection's handshake, nor the CONFIG and INFO that count them.
+	private long commandsSinceReset() {
+		String stats = this.server.command("INFO", "commandstats");
+		Matcher matcher = Pattern.compile("cmdstat_([a-z|]+):calls=(\\d+)").matcher(stats);
+		long calls = 0;
+		while (matcher.find()) {
+			if (!List.of("info", "config", "hello", "client").contains(matcher.group(1))) {
+				calls += Long.parseLong(matcher.group(2));
+			}
+		}
+		return calls;
 	}
 
 	private ThroughputHistory history(Instant now) {

@@ -1,5 +1,6 @@
 package io.github.delayqueue.scheduler;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -7,7 +8,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.support.TopicPolicy;
+import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.store.JobHistory;
+import io.github.delayqueue.store.JobHistoryPolicy;
 import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.PartitionRegistry;
 import io.github.delayqueue.store.TopicKeys;
@@ -218,6 +223,39 @@ class PeriodicChoresTests {
 			return 0;
 		}
 		return Long.parseLong(calls.replaceAll("^calls=(\\d+),.*", "$1"));
+	}
+
+	@Test
+	void trimsKeptJobsBeyondALoweredCountCapAndTimelineListSetsWhenTheirTurnComesThoughNoJobFinishes() {
+		int[] maxCount = { 100 };
+		JobHistory history = new JobHistory((topic) -> new JobHistoryPolicy(Duration.ofHours(1), maxCount[0]),
+				"host-a");
+		this.fixture.store().setJobHistory(history);
+		JobClaims claims = new JobClaims(this.fixture.scripts(), this.fixture.keys());
+		claims.setJobHistory(history);
+		for (int i = 0; i < 5; i++) {
+			this.fixture.template().send(JobRequest.builder("receipts", "r").id("r-" + i).build());
+		}
+		claims.ack("receipts", claims.claim("receipts", null, 5, Duration.ofMinutes(1)).jobs());
+		String finished = this.fixture.keys().topic("receipts").finished();
+		assertThat(this.fixture.redis().opsForHash().size(finished)).isEqualTo(5);
+		this.wakeUps.track("receipts", START);
+		this.chores.start(START);
+
+		String listSet = this.fixture.keys().topic("receipts").timelinePrefix() + "/lists";
+		this.fixture.redis().opsForSet().add(listSet, "vanished");
+
+		maxCount[0] = 2;
+		this.chores.trimKeptJobsIfDue(START);
+		assertThat(this.fixture.redis().opsForHash().size(finished)).isEqualTo(2);
+		assertThat(this.fixture.redis().hasKey(listSet)).as("an id whose job and list are gone").isFalse();
+
+		maxCount[0] = 1;
+		this.chores.trimKeptJobsIfDue(START + SECOND);
+		assertThat(this.fixture.redis().opsForHash().size(finished)).as("not its turn yet").isEqualTo(2);
+		this.chores.trimKeptJobsIfDue(START + PeriodicChores.KEPT_TRIM_NANOS);
+		assertThat(this.fixture.redis().opsForHash().size(finished)).isEqualTo(1);
+		assertThat(this.fixture.template().find("receipts", "r-4")).isPresent();
 	}
 
 }

@@ -53,7 +53,10 @@ end
 --   the ids of the jobs with a list that does not expire yet, so that an acknowledgement
 --   finds the few of its jobs that have one by asking one key (and none at all when the
 --   set is empty) rather than building every job's list name. A member whose list is gone
---   (its job was purged or sent again) costs nothing but its place.
+--   (its job was sent again) or whose job is gone (it ended while the timeline was off)
+--   is taken out by the scheduler's chore (trim-timeline-lists.lua), which also sets the
+--   expiry of such a list: the set names no more than the queue's jobs, and is gone
+--   with the last of them.
 -- A reader takes the job's steps from the log, and those of its list that the log no
 -- longer holds before them; a job sent again with the id of a finished or dead one starts
 -- a new timeline at its SENT, and a purge marks the log ('~') so that nothing before it is
@@ -280,22 +283,26 @@ end
 -- and its own end overwrites what was kept (an id is kept with its last end only). Such
 -- an end is noted in the again hash (id -> finished ms), so that dropping the batch of
 -- the earlier end leaves the later one alone; a page skips a batch's id whose kept end is
--- not that batch's. Each call drops the batches its retention passed (about a thousand
--- jobs at most) and the oldest jobs beyond the count cap. The keys expire a sixteenth of
--- the retention after it (see keep_finished), so a topic where nothing finishes any more
--- keeps nothing for much longer.
+-- not that batch's. Each call drops the batches its retention passed and the oldest jobs
+-- beyond the count cap, KEPT_DROP_BUDGET jobs at most whatever the surplus (a count cap
+-- lowered under a large kept set, a backlog past its retention): the rest goes over the
+-- next calls and the scheduler's chore (trim-kept.lua), so that no call holds Redis for
+-- long. The keys expire a sixteenth of the retention after it (see keep_finished), so a
+-- topic where nothing finishes any more keeps nothing for much longer.
+local KEPT_DROP_BUDGET = 1000
 -- k: finished, counts, again (hashes), batches: {C = completed list, X = cancelled list};
--- count: how many jobs of the outcome are kept. Returns how many are kept after the drop.
-local function drop_kept(k, outcome, count, keep, most, now)
-  local looked, again = 0, nil
-  while looked < 1000 or count > most do
+-- count: how many jobs of the outcome are kept; budget: how many ids the call may still
+-- look at. Returns how many are kept after the drop, and the budget left.
+local function drop_kept(k, outcome, count, keep, most, now, budget)
+  local again = nil
+  while budget > 0 do
     local head = redis.call('LINDEX', k.batches[outcome], 0)
     if not head then
       break
     end
     local batch = cmsgpack.unpack(head)
     local at, ids = batch[1], batch[2]
-    local take = #ids
+    local take = math.min(#ids, budget)
     local young = at > now - keep
     if young then
       if count <= most then
@@ -329,14 +336,14 @@ local function drop_kept(k, outcome, count, keep, most, now)
     else
       redis.call('LSET', k.batches[outcome], 0, cmsgpack.pack({at, {unpack(ids, take + 1)}}))
     end
-    looked = looked + take
+    budget = budget - take
     -- Batches are in the order of the Redis clock: those after a batch too young to go by
     -- its age are too, and need not be read when the count is within the cap.
     if young and count <= most then
       break
     end
   end
-  return count
+  return count, budget
 end
 -- Take id out of its batch that finished at ms at, one of the newest batches of the list
 -- (those not older than now). Needed when an id ends again within the millisecond of its
@@ -428,9 +435,10 @@ local function keep_finished(k, spec, outcome, ids, records, attempts, now)
   counts[outcome] = counts[outcome] + #ended
   -- The other outcome's batches are looked at only when it keeps jobs, and at each renewal
   -- for batches whose jobs all ended again since.
+  local budget = KEPT_DROP_BUDGET
   for _, other in ipairs({'C', 'X'}) do
     if other == outcome or counts[other] > 0 or renew then
-      counts[other] = drop_kept(k, other, counts[other], keep, most, now)
+      counts[other], budget = drop_kept(k, other, counts[other], keep, most, now, budget)
     end
   end
   if renew then

@@ -5,6 +5,8 @@
 --  * when no later tick fell due as well, N is on time: its job is written, unless overlap
 --    is skip and the job of the latest tick that produced one is still pending (delayed,
 --    ready or running): then N is skipped;
+--  * a tick whose job id ('<schedule id>@<tick ms>') is already held by a pending job (one
+--    triggered by hand in the tick's millisecond) writes nothing and counts as skipped;
 --  * when later ticks fell due too, no instance decided N for a whole period: N and the
 --    later due ticks are missed ticks, and the misfire policy decides: once runs the
 --    latest, skip none, all the latest 'limit' of them, oldest first (overlap: skip
@@ -83,17 +85,25 @@ local function decide(log, id, hash, expected, misfire, limit, overlap, tail, fi
   if skipped > 0 then
     log_tick(log, seq[#seq], 's', skipped, log_length)
   end
+  local produced = 0
   for _, tick in ipairs(runs) do
-    write_job(keys, id .. '@' .. tick, tick, now, tail, t, 'schedule ' .. id)
-    log_tick(log, tick, 'p', 1, log_length)
-    s.lastJob = tick
+    if write_job(keys, id .. '@' .. tick, tick, now, tail, t, 'schedule ' .. id) then
+      log_tick(log, tick, 'p', 1, log_length)
+      s.lastJob = tick
+      produced = produced + 1
+    else
+      -- A pending job holds the tick's id (a job triggered by hand in the tick's
+      -- millisecond, or sent with that id): nothing was written, the tick is skipped.
+      log_tick(log, tick, 's', 1, log_length)
+      skipped = skipped + 1
+    end
   end
   s.last = seq[#seq]
-  s.outcome = (#runs > 0) and 'p' or ((skipped > 0) and 's' or 'm')
+  s.outcome = (produced > 0) and 'p' or ((skipped > 0) and 's' or 'm')
   s.missed = s.missed + missed
   s.next = next
   redis.call('HSET', KEYS[1], id, state_text(s))
-  return 'done', s.next, #runs, skipped, missed, s.last
+  return 'done', s.next, produced, skipped, missed, s.last
 end
 
 local out = {now}
