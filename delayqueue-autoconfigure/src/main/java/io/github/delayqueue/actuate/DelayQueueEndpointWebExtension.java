@@ -1,5 +1,6 @@
 package io.github.delayqueue.actuate;
 
+import java.util.List;
 import java.util.function.Supplier;
 
 import io.github.delayqueue.core.InvalidJobException;
@@ -22,16 +23,21 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
  * (bad topic or job id, unknown action, unknown dead job) with a JSON body that says why,
  * where Actuator alone would answer a bare 400. With schedules, the path segment
  * {@value ScheduleEndpointOperations#SEGMENT} in the place of a topic means them, see
- * {@link ScheduleEndpointOperations}.
+ * {@link ScheduleEndpointOperations}. Every write operation asks the
+ * {@link EndpointWriteGuard} first, after Actuator has routed the request to it.
  *
  * @author delayqueue contributors
  */
 @EndpointWebExtension(endpoint = DelayQueueEndpoint.class)
 public class DelayQueueEndpointWebExtension {
 
+	private static final int STATUS_FORBIDDEN = 403;
+
 	private final DelayQueueEndpoint endpoint;
 
 	private @Nullable ScheduleEndpointOperations schedules;
+
+	private EndpointWriteGuard writeGuard = new EndpointWriteGuard(List.of());
 
 	/**
 	 * Create the extension.
@@ -39,6 +45,15 @@ public class DelayQueueEndpointWebExtension {
 	 */
 	public DelayQueueEndpointWebExtension(DelayQueueEndpoint endpoint) {
 		this.endpoint = endpoint;
+	}
+
+	/**
+	 * Decide with this guard which writes may change anything; by default, one without
+	 * allowed origins.
+	 * @param writeGuard the guard
+	 */
+	public void setWriteGuard(EndpointWriteGuard writeGuard) {
+		this.writeGuard = writeGuard;
 	}
 
 	/**
@@ -105,12 +120,18 @@ public class DelayQueueEndpointWebExtension {
 
 	/**
 	 * See {@link DelayQueueEndpoint#cancel}, or delete a schedule saved at run time.
+	 * @param securityContext who is asking
 	 * @param topic the topic
 	 * @param jobId the job id
 	 * @return whether a pending job was removed, or why not
 	 */
 	@DeleteOperation
-	public WebEndpointResponse<Object> cancel(@Selector String topic, @Selector String jobId) {
+	public WebEndpointResponse<Object> cancel(SecurityContext securityContext, @Selector String topic,
+			@Selector String jobId) {
+		WebEndpointResponse<Object> refused = refused(securityContext);
+		if (refused != null) {
+			return refused;
+		}
 		ScheduleEndpointOperations schedules = schedules(topic);
 		if (schedules != null) {
 			return answer(() -> schedules.delete(jobId));
@@ -121,14 +142,19 @@ public class DelayQueueEndpointWebExtension {
 	/**
 	 * Pause, resume or trigger a schedule; or, for a topic, see
 	 * {@link DelayQueueEndpoint#action} on one job.
+	 * @param securityContext who is asking
 	 * @param topic the topic, or {@value ScheduleEndpointOperations#SEGMENT}
 	 * @param jobId the job id, or the schedule's id
 	 * @param action the action
 	 * @return what was done, or why not
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Object> jobAction(@Selector String topic, @Selector String jobId,
-			@Nullable String action) {
+	public WebEndpointResponse<Object> jobAction(SecurityContext securityContext, @Selector String topic,
+			@Selector String jobId, @Nullable String action) {
+		WebEndpointResponse<Object> refused = refused(securityContext);
+		if (refused != null) {
+			return refused;
+		}
 		ScheduleEndpointOperations schedules = schedules(topic);
 		if (schedules != null) {
 			return answer(() -> schedules.action(jobId, action));
@@ -142,14 +168,26 @@ public class DelayQueueEndpointWebExtension {
 
 	/**
 	 * See {@link DelayQueueEndpoint#action}.
+	 * @param securityContext who is asking
 	 * @param topic the topic
 	 * @param action the action
 	 * @param jobId the one dead job to act on, or {@code null} for all
 	 * @return how many jobs were requeued or purged, or why not
 	 */
 	@WriteOperation
-	public WebEndpointResponse<Object> action(@Selector String topic, @Nullable String action, @Nullable String jobId) {
+	public WebEndpointResponse<Object> action(SecurityContext securityContext, @Selector String topic,
+			@Nullable String action, @Nullable String jobId) {
+		WebEndpointResponse<Object> refused = refused(securityContext);
+		if (refused != null) {
+			return refused;
+		}
 		return answer(() -> this.endpoint.action(topic, action, jobId));
+	}
+
+	private @Nullable WebEndpointResponse<Object> refused(SecurityContext securityContext) {
+		String refusal = this.writeGuard.refusal(securityContext);
+		return (refusal != null)
+				? new WebEndpointResponse<>(new ErrorDescriptor(STATUS_FORBIDDEN, refusal), STATUS_FORBIDDEN) : null;
 	}
 
 	private static WebEndpointResponse<Object> answer(Supplier<Object> operation) {

@@ -16,9 +16,8 @@ import org.springframework.boot.actuate.endpoint.Show;
 
 /**
  * The recurring schedules in the {@code delayqueue} endpoint, under
- * {@code /actuator/delayqueue/schedules}, a path segment that means the schedules, not a
- * topic named {@code schedules} (whose counts show in {@code GET /actuator/delayqueue}
- * and whose jobs show in the dashboard):
+ * {@code /actuator/delayqueue/schedules}, a path segment that means the schedules: no
+ * topic may be named {@code schedules} ({@code JobConstraints#RESERVED_TOPIC}):
  * <ul>
  * <li>{@code GET /actuator/delayqueue/schedules}: every schedule with its next fire
  * times, last tick and outcome, missed ticks and latest runs</li>

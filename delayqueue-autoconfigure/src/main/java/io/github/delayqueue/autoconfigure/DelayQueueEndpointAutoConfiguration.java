@@ -2,6 +2,7 @@ package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.actuate.DelayQueueEndpoint;
 import io.github.delayqueue.actuate.DelayQueueEndpointWebExtension;
+import io.github.delayqueue.actuate.EndpointWriteGuard;
 import io.github.delayqueue.actuate.ScheduleEndpointOperations;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
@@ -55,6 +56,7 @@ public final class DelayQueueEndpointAutoConfiguration {
 	DelayQueueEndpointWebExtension delayQueueEndpointWebExtension(DelayQueueEndpoint endpoint,
 			ObjectProvider<DelayQueueSchedules> schedules, DelayQueueEndpointProperties endpointProperties) {
 		DelayQueueEndpointWebExtension extension = new DelayQueueEndpointWebExtension(endpoint);
+		extension.setWriteGuard(new EndpointWriteGuard(endpointProperties.getAllowedOrigins()));
 		schedules.ifAvailable((available) -> extension.setSchedules(new ScheduleEndpointOperations(available,
 				endpointProperties.getShowValues(), endpointProperties.getRoles())));
 		return extension;

@@ -1,6 +1,8 @@
 package io.github.delayqueue.autoconfigure;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 import org.springframework.boot.actuate.endpoint.Show;
@@ -26,6 +28,13 @@ public class DelayQueueEndpointProperties {
 	 */
 	private final Set<String> roles = new LinkedHashSet<>();
 
+	/**
+	 * Origins (scheme://host[:port]) the endpoint's writes may be sent to and come from;
+	 * empty for the one each request was sent to, where writes to a host name need a
+	 * logged-in user.
+	 */
+	private final List<String> allowedOrigins = new ArrayList<>();
+
 	public Show getShowValues() {
 		return this.showValues;
 	}
@@ -36,6 +45,10 @@ public class DelayQueueEndpointProperties {
 
 	public Set<String> getRoles() {
 		return this.roles;
+	}
+
+	public List<String> getAllowedOrigins() {
+		return this.allowedOrigins;
 	}
 
 }

@@ -153,7 +153,7 @@ public class DashboardApi {
 		if (this.schedules != null) {
 			this.schedules.addTo(routes, api, guard, this::shows);
 		}
-		return routes.add(DashboardAssets.routes(path)).filter(guard).build();
+		return DashboardOptions.answering(path, routes.add(DashboardAssets.routes(path)).build()).filter(guard);
 	}
 
 	private HandlerFunction<ServerResponse> action(DashboardGuard guard, Handler action) {

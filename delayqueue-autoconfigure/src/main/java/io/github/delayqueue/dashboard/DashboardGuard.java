@@ -3,10 +3,6 @@ package io.github.delayqueue.dashboard;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Collectors;
-
-import jakarta.servlet.http.HttpServletRequest;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
@@ -19,10 +15,11 @@ import org.springframework.web.servlet.function.ServerResponse;
  * Decides, after routing, whether a request may use the dashboard and whether it may
  * change anything. With {@code allowed-origins} set, a request sent to any other host is
  * refused, so that a name an attacker points at this server (DNS rebinding) reads
- * nothing. A change is refused while the dashboard is read-only, and when its
- * {@code Origin} or {@code Sec-Fetch-Site} header shows another origin than the allowed
- * ones (by default: the one the request was sent to), so that a page elsewhere cannot
- * make an operator's browser act.
+ * nothing. A change is refused while the dashboard is read-only, and otherwise as the
+ * {@link OriginGuard} decides (the rule the Actuator endpoint applies too): from another
+ * origin, without {@code Origin} or {@code Sec-Fetch-Site} unless logged in, and, without
+ * {@code allowed-origins}, from a client that is not logged in to a name that could be
+ * rebound.
  * <p>
  * The decision is taken where the request is handled, never on the raw URL: a servlet
  * container and Spring's router strip path parameters and decode percent-escapes before
@@ -36,11 +33,16 @@ import org.springframework.web.servlet.function.ServerResponse;
  */
 final class DashboardGuard implements HandlerFilterFunction<ServerResponse, ServerResponse> {
 
+	/**
+	 * The property that lists the dashboard's origins.
+	 */
+	static final String ALLOWED_ORIGINS_PROPERTY = "delayqueue.dashboard.allowed-origins";
+
 	private static final Set<HttpMethod> READS = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS);
 
 	private final boolean readOnly;
 
-	private final Set<String> allowedOrigins;
+	private final OriginGuard origins;
 
 	/**
 	 * Create the guard.
@@ -51,20 +53,12 @@ final class DashboardGuard implements HandlerFilterFunction<ServerResponse, Serv
 	 */
 	DashboardGuard(boolean readOnly, List<String> allowedOrigins) {
 		this.readOnly = readOnly;
-		this.allowedOrigins = allowedOrigins.stream().map(DashboardGuard::origin).collect(Collectors.toSet());
-	}
-
-	private static String origin(String text) {
-		String origin = DashboardOrigins.normalize(text);
-		if (origin == null) {
-			throw new IllegalArgumentException("Not an http or https origin: '" + text + "'");
-		}
-		return origin;
+		this.origins = new OriginGuard(allowedOrigins, ALLOWED_ORIGINS_PROPERTY);
 	}
 
 	@Override
 	public ServerResponse filter(ServerRequest request, HandlerFunction<ServerResponse> next) throws Exception {
-		String refusal = hostRefusal(request.servletRequest());
+		String refusal = this.origins.hostRefusal(ServletOriginRequest.of(request.servletRequest()));
 		if (refusal != null) {
 			return forbidden(refusal);
 		}
@@ -81,59 +75,21 @@ final class DashboardGuard implements HandlerFilterFunction<ServerResponse, Serv
 	 */
 	HandlerFunction<ServerResponse> guard(HandlerFunction<ServerResponse> action) {
 		return (request) -> {
-			HttpServletRequest servletRequest = request.servletRequest();
-			String refusal = hostRefusal(servletRequest);
+			ServletOriginRequest servletRequest = ServletOriginRequest.of(request.servletRequest());
+			String refusal = this.origins.hostRefusal(servletRequest);
+			if (refusal == null && this.readOnly) {
+				refusal = "The dashboard is read-only; set delayqueue.dashboard.read-only=false to allow changes";
+			}
 			if (refusal == null) {
-				refusal = changeRefusal(servletRequest);
+				refusal = this.origins.changeRefusal(servletRequest);
 			}
 			return (refusal != null) ? forbidden(refusal) : action.handle(request);
 		};
 	}
 
-	private @Nullable String hostRefusal(HttpServletRequest request) {
-		if (this.allowedOrigins.isEmpty() || this.allowedOrigins.contains(ownOrigin(request))) {
-			return null;
-		}
-		return "Refused a request sent to " + safe(ownOrigin(request))
-				+ ", which delayqueue.dashboard.allowed-origins does not list";
-	}
-
-	private @Nullable String changeRefusal(HttpServletRequest request) {
-		if (this.readOnly) {
-			return "The dashboard is read-only; set delayqueue.dashboard.read-only=false to allow changes";
-		}
-		String fetchSite = request.getHeader("Sec-Fetch-Site");
-		if (fetchSite != null && !fetchSite.equals("same-origin") && !fetchSite.equals("none")) {
-			return "Refused a change requested from another site (Sec-Fetch-Site: " + safe(fetchSite) + ")";
-		}
-		String origin = request.getHeader("Origin");
-		if (origin != null && !isAllowed(DashboardOrigins.normalize(origin), request)) {
-			return "Refused a change requested from another origin (" + safe(origin) + ")";
-		}
-		return null;
-	}
-
-	private boolean isAllowed(@Nullable String origin, HttpServletRequest request) {
-		if (origin == null) {
-			return false;
-		}
-		return this.allowedOrigins.isEmpty() ? origin.equals(ownOrigin(request)) : this.allowedOrigins.contains(origin);
-	}
-
-	// Behind a proxy the servlet container reports the public scheme, host and port when
-	// server.forward-headers-strategy is set, as for any redirect or link.
-	private static String ownOrigin(HttpServletRequest request) {
-		return DashboardOrigins.of(request.getScheme().toLowerCase(Locale.ROOT), request.getServerName(),
-				request.getServerPort());
-	}
-
 	private static ServerResponse forbidden(String refusal) {
 		return ServerResponse.status(HttpStatus.FORBIDDEN)
 			.body(new DashboardApi.ErrorView(HttpStatus.FORBIDDEN.value(), refusal));
-	}
-
-	private static String safe(String value) {
-		return value.replaceAll("[^A-Za-z0-9:/._\\[\\]-]", "?");
 	}
 
 }

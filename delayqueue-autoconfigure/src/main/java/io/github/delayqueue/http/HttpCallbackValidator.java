@@ -1,10 +1,14 @@
 package io.github.delayqueue.http;
 
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.JobPayloadValidator;
@@ -20,10 +24,14 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * An entry is a host name, matched without regard to case; {@code *.example.com} for any
  * subdomain of {@code example.com} (not {@code example.com} itself); an IP address; or a
- * CIDR range such as {@code 10.0.0.0/8}. Ports are not considered. A callback is allowed
- * when its host is listed by name, or is an IP address inside a listed address or range,
- * <em>and</em> every address its host resolves to is public or inside a listed address or
- * range. Loopback, link-local, private (RFC 1918 and IPv6 unique-local), shared
+ * CIDR range such as {@code 10.0.0.0/8}; each optionally followed by a port
+ * ({@code partner.example:8443}, {@code 10.0.0.0/8:8080}, {@code [fd00::1]:9000}). An
+ * entry without a port allows only the scheme's default port (80 for http, 443 for
+ * https), as an origin does: a listed host's other ports are often its administration
+ * interfaces. A callback is allowed when its host and port are listed by name, or its
+ * host is an IP address inside a listed address or range with that port, <em>and</em>
+ * every address its host resolves to is public or inside a listed address or range with
+ * that port. Loopback, link-local, private (RFC 1918 and IPv6 unique-local), shared
  * (100.64.0.0/10), unspecified, multicast and reserved addresses are thus refused unless
  * listed as addresses, whatever name leads to them. An empty list allows no host at all.
  *
@@ -36,11 +44,15 @@ public class HttpCallbackValidator implements JobPayloadValidator {
 	 */
 	public static final String ALLOWED_HOSTS_PROPERTY = "delayqueue.http-callback.allowed-hosts";
 
+	// A port after a name, an IPv4 address or range, or a bracketed IPv6 address or
+	// range; an IPv6 address without brackets has colons of its own and no port.
+	private static final Pattern ENTRY_PORT = Pattern.compile("((?:\\[[^\\]]*\\](?:/\\d+)?)|[^:\\[\\]]*):(\\d{1,5})");
+
 	private final String topic;
 
-	private final List<String> hostNames = new ArrayList<>();
+	private final List<ListedName> hostNames = new ArrayList<>();
 
-	private final List<IpAddressRange> addressRanges = new ArrayList<>();
+	private final List<ListedRange> addressRanges = new ArrayList<>();
 
 	private final HostResolver resolver;
 
@@ -124,20 +136,25 @@ public class HttpCallbackValidator implements JobPayloadValidator {
 	}
 
 	/**
-	 * Return whether a host is listed: by name, by a matching pattern, or, for an IP
-	 * address, by an address or range containing it. The addresses a name resolves to are
-	 * not considered here.
+	 * Return whether a host is listed for a port: by name, by a matching pattern, or, for
+	 * an IP address, by an address or range containing it. The addresses a name resolves
+	 * to are not considered here.
+	 * @param scheme {@code http} or {@code https}, whose default port an entry without a
+	 * port allows
 	 * @param host the host name or IP address
+	 * @param port the port, or -1 for the scheme's default
 	 * @return {@code true} if it is listed
 	 */
-	public boolean isAllowed(String host) {
+	public boolean isAllowed(String scheme, String host, int port) {
+		int effectivePort = effectivePort(scheme, port);
+		int defaultPort = defaultPort(scheme);
 		String candidate = HttpCallback.normalizeHost(host);
 		InetAddress literal = IpAddressRange.parseLiteral(candidate);
 		if (literal != null) {
-			return isListed(literal);
+			return isListed(literal, effectivePort, defaultPort);
 		}
-		for (String allowed : this.hostNames) {
-			if (allowed.startsWith("*.") ? candidate.endsWith(allowed.substring(1)) : candidate.equals(allowed)) {
+		for (ListedName allowed : this.hostNames) {
+			if (allowed.matches(candidate) && allowed.allows(effectivePort, defaultPort)) {
 				return true;
 			}
 		}
@@ -153,12 +170,34 @@ public class HttpCallbackValidator implements JobPayloadValidator {
 					+ " is empty, so callbacks may call no host; list the hosts they may call");
 		}
 		InetAddress literal = IpAddressRange.parseLiteral(host);
-		if (!isAllowed(host)) {
+		URI url = HttpCallback.parse(callback.url());
+		if (!isAllowed(url.getScheme(), host, url.getPort())) {
 			String kind = (literal != null) ? NonPublicAddresses.kindOf(literal) : null;
-			throw new InvalidJobException("HTTP callback host '" + host + "' of " + target(callback) + " is not in "
-					+ ALLOWED_HOSTS_PROPERTY + ((kind != null) ? " (a non-public address: " + kind + ")" : ""));
+			String hostAndPort = hostAndPort(url);
+			String portHint = isAllowed(url.getScheme(), host, defaultPort(url.getScheme())) ? "; list '" + hostAndPort
+					+ "' to allow that port (an entry without a port allows only the scheme's default)" : "";
+			throw new InvalidJobException(
+					"HTTP callback host '" + host + "' of " + target(callback) + " is not in " + ALLOWED_HOSTS_PROPERTY
+							+ ((kind != null) ? " (a non-public address: " + kind + ")" : "") + portHint);
 		}
 		return literal;
+	}
+
+	// The host as the URL names it, with its port when it is not the scheme's default, so
+	// that a message shows what an entry would have to say.
+	private static String hostAndPort(URI url) {
+		String host = HttpCallback.normalizeHost(url.getHost());
+		String shown = host.contains(":") ? "[" + host + "]" : host;
+		int port = effectivePort(url.getScheme(), url.getPort());
+		return (port == defaultPort(url.getScheme())) ? shown : shown + ":" + port;
+	}
+
+	private static int defaultPort(@Nullable String scheme) {
+		return "http".equalsIgnoreCase(scheme) ? 80 : 443;
+	}
+
+	private static int effectivePort(@Nullable String scheme, int port) {
+		return (port == -1) ? defaultPort(scheme) : port;
 	}
 
 	private List<InetAddress> resolve(HttpCallback callback) {
@@ -179,10 +218,12 @@ public class HttpCallbackValidator implements JobPayloadValidator {
 
 	private void checkAddresses(HttpCallback callback, List<InetAddress> addresses) {
 		String host = HttpCallback.hostOf(callback);
+		URI url = HttpCallback.parse(callback.url());
+		int port = effectivePort(url.getScheme(), url.getPort());
 		boolean literal = IpAddressRange.parseLiteral(host) != null;
 		for (InetAddress address : addresses) {
 			String kind = NonPublicAddresses.kindOf(address);
-			if (kind != null && !isListed(address)) {
+			if (kind != null && !isListed(address, port, defaultPort(url.getScheme()))) {
 				String where = literal ? address.getHostAddress() + " is"
 						: "it resolves to " + address.getHostAddress() + ",";
 				throw new InvalidJobException("HTTP callback host '" + host + "' of " + target(callback)
@@ -192,14 +233,21 @@ public class HttpCallbackValidator implements JobPayloadValidator {
 		}
 	}
 
-	private boolean isListed(InetAddress address) {
+	private boolean isListed(InetAddress address, int port, int defaultPort) {
 		InetAddress embedded = NonPublicAddresses.embeddedIpv4(address);
-		for (IpAddressRange range : this.addressRanges) {
-			if (range.contains(address) || (embedded != null && range.contains(embedded))) {
+		for (ListedRange listed : this.addressRanges) {
+			IpAddressRange range = listed.range();
+			if ((range.contains(address) || (embedded != null && range.contains(embedded)))
+					&& allows(listed.port(), port, defaultPort)) {
 				return true;
 			}
 		}
 		return false;
+	}
+
+	// An entry's port, -1 when it names none, allows only the scheme's default then.
+	private static boolean allows(int listedPort, int port, int defaultPort) {
+		return (listedPort == -1) ? port == defaultPort : port == listedPort;
 	}
 
 	private static String target(HttpCallback callback) {
@@ -207,11 +255,24 @@ public class HttpCallbackValidator implements JobPayloadValidator {
 	}
 
 	private void addEntry(@Nullable String entry) {
-		String normalized = (entry != null) ? HttpCallback.normalizeHost(entry) : "";
+		String text = (entry != null) ? entry.trim().toLowerCase(Locale.ROOT) : "";
+		Matcher withPort = ENTRY_PORT.matcher(text);
+		int port = -1;
+		if (withPort.matches()) {
+			text = withPort.group(1);
+			port = Integer.parseInt(withPort.group(2));
+			if (port < 1 || port > 65535) {
+				throw invalidEntry(entry, "port " + port + " is not 1 to 65535");
+			}
+		}
+		if (text.startsWith("[") && text.contains("]/")) {
+			text = text.substring(1).replace("]/", "/");
+		}
+		String normalized = HttpCallback.normalizeHost(text);
 		int slash = normalized.indexOf('/');
 		if (IpAddressRange.parseLiteral((slash >= 0) ? normalized.substring(0, slash) : normalized) != null) {
 			try {
-				this.addressRanges.add(IpAddressRange.parse(normalized));
+				this.addressRanges.add(new ListedRange(IpAddressRange.parse(normalized), port));
 				return;
 			}
 			catch (IllegalArgumentException ex) {
@@ -219,16 +280,36 @@ public class HttpCallbackValidator implements JobPayloadValidator {
 			}
 		}
 		String bare = normalized.startsWith("*.") ? normalized.substring(2) : normalized;
-		if (bare.isEmpty() || bare.contains("*") || bare.contains("/") || bare.contains("@") || bare.contains(":")) {
+		if (bare.isEmpty() || bare.contains("*") || bare.contains("/") || bare.contains("@") || bare.contains(":")
+				|| bare.contains("[") || bare.contains("]")) {
 			throw invalidEntry(entry, null);
 		}
-		this.hostNames.add(normalized);
+		this.hostNames.add(new ListedName(normalized, port));
 	}
 
 	private static IllegalArgumentException invalidEntry(@Nullable String entry, @Nullable String reason) {
 		return new IllegalArgumentException(ALLOWED_HOSTS_PROPERTY + " entry '" + entry + "' must be a host name, a "
-				+ "pattern such as *.example.com, an IP address or a CIDR range such as 10.0.0.0/8, without scheme "
-				+ "or port" + ((reason != null) ? " (" + reason + ")" : ""));
+				+ "pattern such as *.example.com, an IP address or a CIDR range such as 10.0.0.0/8, without scheme, "
+				+ "optionally followed by a port (partner.example:8443, [fd00::1]:9000)"
+				+ ((reason != null) ? " (" + reason + ")" : ""));
+	}
+
+	// A host name or pattern, and its port, -1 for the scheme's default.
+	private record ListedName(String name, int port) {
+
+		boolean matches(String host) {
+			return this.name.startsWith("*.") ? host.endsWith(this.name.substring(1)) : host.equals(this.name);
+		}
+
+		boolean allows(int port, int defaultPort) {
+			return HttpCallbackValidator.allows(this.port, port, defaultPort);
+		}
+
+	}
+
+	// An address or range, and its port, -1 for the scheme's default.
+	private record ListedRange(IpAddressRange range, int port) {
+
 	}
 
 }

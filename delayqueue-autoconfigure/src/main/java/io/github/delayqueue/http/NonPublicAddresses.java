@@ -27,12 +27,30 @@ final class NonPublicAddresses {
 		add("127.0.0.0/8", "loopback");
 		add("169.254.0.0/16", "link-local");
 		add("172.16.0.0/12", "private");
+		// IETF protocol assignments, such as the DS-Lite and NAT64 discovery addresses.
+		add("192.0.0.0/24", "IETF protocol assignments");
+		add("192.0.2.0/24", "documentation");
+		// The deprecated 6to4 relay anycast prefix: whoever announces it nearby answers.
+		add("192.88.99.0/24", "6to4 relay anycast");
 		add("192.168.0.0/16", "private");
+		// Benchmarking networks, which test labs and some VPNs route internally.
+		add("198.18.0.0/15", "benchmarking");
+		add("198.51.100.0/24", "documentation");
+		add("203.0.113.0/24", "documentation");
 		add("224.0.0.0/4", "multicast");
 		// Reserved, and 255.255.255.255 is the broadcast address.
 		add("240.0.0.0/4", "reserved");
 		add("::/128", "unspecified");
 		add("::1/128", "loopback");
+		add("64:ff9b:1::/48", "local-use IPv4/IPv6 translation");
+		add("100::/64", "discard-only");
+		// Teredo tunnels carry an obfuscated IPv4 address and reach the relay's network.
+		add("2001::/32", "Teredo");
+		add("2001:2::/48", "benchmarking");
+		add("2001:10::/28", "ORCHID");
+		add("2001:db8::/32", "documentation");
+		add("3fff::/20", "documentation");
+		add("5f00::/16", "segment routing (SRv6)");
 		add("fe80::/10", "link-local");
 		add("fec0::/10", "site-local");
 		add("fc00::/7", "unique-local");

@@ -21,8 +21,13 @@ final class ActuatorHttp {
 
 	private final String base;
 
+	// Writes carry the Origin a browser on this origin sends: without it (or a login),
+	// the endpoint refuses them.
+	private final String origin;
+
 	ActuatorHttp(int port) {
 		this.base = "http://localhost:" + port + "/actuator";
+		this.origin = "http://localhost:" + port;
 	}
 
 	Response get(String path) {
@@ -30,11 +35,12 @@ final class ActuatorHttp {
 	}
 
 	Response delete(String path) {
-		return send(request(path).DELETE());
+		return send(request(path).header("Origin", this.origin).DELETE());
 	}
 
 	Response post(String path, String json) {
 		return send(request(path).header("Content-Type", "application/json")
+			.header("Origin", this.origin)
 			.POST(HttpRequest.BodyPublishers.ofString(json)));
 	}
 

@@ -3,6 +3,7 @@ package io.github.delayqueue.actuate;
 import java.time.Duration;
 
 import io.github.delayqueue.core.DelayQueueOperations;
+import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
@@ -17,13 +18,14 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
  * Recurring schedules in the {@code delayqueue} endpoint of a web application whose
  * endpoint allows writes: {@code /actuator/delayqueue/schedules} lists them, names one,
- * pauses, resumes and triggers it; a topic named {@code schedules} keeps its counts in
- * the overview.
+ * pauses, resumes and triggers it; no topic may be named {@code schedules}, the segment
+ * they take.
  */
 @ExtendWith(RedisExtension.class)
 class ScheduleEndpointTests {
@@ -112,12 +114,19 @@ class ScheduleEndpointTests {
 	}
 
 	@Test
-	void keepsTheCountsOfATopicNamedSchedulesInTheOverview() {
-		context.getBean(DelayQueueOperations.class).send("schedules", "x", Duration.ofHours(1));
+	void refusesATopicNamedSchedulesWhosePathTheSchedulesTake() {
+		DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
 
-		ActuatorHttp.Response response = http.get("/delayqueue");
-
-		assertThat(response.json().at("/topics/schedules/delayed").asLong()).isEqualTo(1);
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> queue.send("schedules", "x", Duration.ofHours(1)))
+			.withMessageContaining("Topic name 'schedules' is reserved")
+			.withMessageContaining("/actuator/delayqueue/schedules");
+		assertThat(http.get("/delayqueue/schedules").json().has("schedules")).isTrue();
+		ActuatorHttp.Response jobsOfSchedules = http.get("/delayqueue/schedules?state=dead");
+		assertThat(jobsOfSchedules.status()).isEqualTo(400);
+		assertThat(jobsOfSchedules.json().path("message").asString()).contains("'schedules' is reserved");
+		assertThat(http.get("/delayqueue/schedules/nightly").status()).isEqualTo(200);
+		assertThat(http.get("/delayqueue/reports").status()).isEqualTo(200);
 	}
 
 	@Configuration(proxyBeanMethods = false)

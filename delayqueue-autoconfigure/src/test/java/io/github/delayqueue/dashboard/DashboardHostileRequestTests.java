@@ -114,6 +114,68 @@ class DashboardHostileRequestTests {
 	}
 
 	@Test
+	void writableRefusesEveryActionSentToAReboundNameByDefault() throws Exception {
+		int port = start("delayqueue.dashboard.read-only=false");
+		DelayQueueOperations queue = bean(DelayQueueOperations.class);
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
+		String delayed = queue.send(TOPIC, "x", Duration.ofHours(1));
+
+		// A page on attacker.example whose name now resolves to this server: to the
+		// browser it is same-origin, so Host, Origin and Sec-Fetch-Site all agree.
+		String rebound = "Host: attacker.example:" + port + "\r\nOrigin: http://attacker.example:" + port;
+		List<String> accepted = new ArrayList<>();
+		for (String headers : List.of(rebound, rebound + "\r\nSec-Fetch-Site: same-origin",
+				"Host: attacker.example:" + port + "\r\nSec-Fetch-Site: same-origin")) {
+			for (String action : actions(delayed)) {
+				String method = action.startsWith("DELETE ") ? "DELETE" : "POST";
+				String path = action.startsWith("DELETE ") ? action.substring("DELETE ".length()) : action;
+				String answer = exchange(port, method, path, headers);
+				if (RawHttp.status(answer) != 403 || !answer.contains("delayqueue.dashboard.allowed-origins")) {
+					accepted.add(headers + ": " + action + " -> " + answer.split("\r\n", 2)[0]);
+				}
+			}
+		}
+
+		assertThat(accepted).as("changes not refused naming the property").isEmpty();
+		assertThat(admin.isPaused(TOPIC)).isFalse();
+		assertThat(queue.find(TOPIC, delayed).orElseThrow().state()).isEqualTo(JobState.DELAYED);
+		assertThat(request(port, "POST", "/delayqueue/api/topics/" + TOPIC + "/pause",
+				"Host: 127.0.0.1:" + port + "\r\nOrigin: http://127.0.0.1:" + port))
+			.as("same-origin, sent to an address no DNS answer can move")
+			.isEqualTo(200);
+		assertThat(admin.isPaused(TOPIC)).isTrue();
+	}
+
+	@Test
+	void writableRefusesAChangeWithNeitherOriginNorFetchSite() throws Exception {
+		int port = start("delayqueue.dashboard.read-only=false");
+		DelayQueueAdmin admin = bean(DelayQueueAdmin.class);
+
+		String answer = exchange(port, "POST", "/delayqueue/api/topics/" + TOPIC + "/pause", null);
+		int sameSite = request(port, "POST", "/delayqueue/api/topics/" + TOPIC + "/pause",
+				"Sec-Fetch-Site: same-origin");
+
+		assertThat(answer).startsWith("HTTP/1.1 403").contains("neither Origin nor Sec-Fetch-Site");
+		assertThat(sameSite).isEqualTo(200);
+		assertThat(admin.isPaused(TOPIC)).isTrue();
+	}
+
+	@Test
+	void optionsListsOnlyTheMethodsOfThePath() throws Exception {
+		int port = start("delayqueue.dashboard.read-only=false");
+
+		String postOnly = exchange(port, "OPTIONS", "/delayqueue/api/topics/" + TOPIC + "/pause", null);
+		String job = exchange(port, "OPTIONS", "/delayqueue/api/topics/" + TOPIC + "/jobs/some-id", null);
+		String page = exchange(port, "OPTIONS", "/delayqueue", null);
+		String nothing = exchange(port, "OPTIONS", "/delayqueue/api/nothing-here", null);
+
+		assertThat(postOnly).startsWith("HTTP/1.1 200").containsIgnoringCase("\r\nAllow: POST, OPTIONS\r\n");
+		assertThat(job).startsWith("HTTP/1.1 200").containsIgnoringCase("\r\nAllow: GET, HEAD, DELETE, OPTIONS\r\n");
+		assertThat(page).startsWith("HTTP/1.1 200").containsIgnoringCase("\r\nAllow: GET, HEAD, OPTIONS\r\n");
+		assertThat(nothing).startsWith("HTTP/1.1 404");
+	}
+
+	@Test
 	void writableActsOnASpellingItRoutesWhenTheRequestIsSameOrigin() throws Exception {
 		int port = start("delayqueue.dashboard.read-only=false");
 		DelayQueueOperations queue = bean(DelayQueueOperations.class);

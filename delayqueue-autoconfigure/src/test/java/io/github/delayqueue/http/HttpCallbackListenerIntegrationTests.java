@@ -300,7 +300,7 @@ class HttpCallbackListenerIntegrationTests {
 
 	@Test
 	void makesAJobDeadWhoseNameResolvesToLoopbackWhenItIsDue() {
-		contextRunner("localhost").run((context) -> {
+		contextRunner("localhost:" + this.http.port()).run((context) -> {
 			assertThat(context).hasNotFailed();
 			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
 			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
@@ -320,15 +320,16 @@ class HttpCallbackListenerIntegrationTests {
 
 	@Test
 	void callsALoopbackNameWhoseAddressesAreListedToo() {
-		contextRunner("localhost", "127.0.0.0/8", "::1").run((context) -> {
-			assertThat(context).hasNotFailed();
-			DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
-			DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
-			String id = queue.send(TOPIC, HttpCallback.get(this.http.url("localhost", "/local")).build());
+		contextRunner("localhost:" + this.http.port(), "127.0.0.0/8:" + this.http.port(), "[::1]:" + this.http.port())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				DelayQueueOperations queue = context.getBean(DelayQueueOperations.class);
+				DelayQueueAdmin admin = context.getBean(DelayQueueAdmin.class);
+				String id = queue.send(TOPIC, HttpCallback.get(this.http.url("localhost", "/local")).build());
 
-			await().atMost(WAIT).until(() -> queue.find(TOPIC, id).isEmpty());
-			assertThat(this.http.requests("/local")).hasSize(1);
-		});
+				await().atMost(WAIT).until(() -> queue.find(TOPIC, id).isEmpty());
+				assertThat(this.http.requests("/local")).hasSize(1);
+			});
 	}
 
 	private void run(ContextConsumer<AssertableApplicationContext> test) {
@@ -341,7 +342,7 @@ class HttpCallbackListenerIntegrationTests {
 	// The test server listens on 127.0.0.1, a loopback address: it must be allowed
 	// explicitly.
 	private ApplicationContextRunner contextRunner() {
-		return contextRunner("127.0.0.1");
+		return contextRunner("127.0.0.1:" + this.http.port());
 	}
 
 	private ApplicationContextRunner contextRunner(String... allowedHosts) {

@@ -35,24 +35,25 @@ class HttpCallbackValidatorTests {
 			"v6.hooks.example", "fd12:3456::1", "internal.example", "10.1.2.3");
 
 	private final HttpCallbackValidator validator = new HttpCallbackValidator("http-callback",
-			List.of("partner.example", "*.hooks.example", "10.0.0.7", "[::1]"), HttpCallbackValidatorTests::resolve);
+			List.of("partner.example", "*.hooks.example", "10.0.0.7:8080", "[::1]"),
+			HttpCallbackValidatorTests::resolve);
 
 	@Test
 	void allowsListedHostsInAnyCaseAndSubdomainsOfAWildcard() {
-		assertThat(this.validator.isAllowed("partner.example")).isTrue();
-		assertThat(this.validator.isAllowed("PARTNER.Example.")).isTrue();
-		assertThat(this.validator.isAllowed("eu.hooks.example")).isTrue();
-		assertThat(this.validator.isAllowed("10.0.0.7")).isTrue();
-		assertThat(this.validator.isAllowed("[::1]")).isTrue();
+		assertThat(this.validator.isAllowed("https", "partner.example", -1)).isTrue();
+		assertThat(this.validator.isAllowed("https", "PARTNER.Example.", 443)).isTrue();
+		assertThat(this.validator.isAllowed("http", "eu.hooks.example", -1)).isTrue();
+		assertThat(this.validator.isAllowed("http", "10.0.0.7", 8080)).isTrue();
+		assertThat(this.validator.isAllowed("https", "[::1]", -1)).isTrue();
 	}
 
 	@Test
 	void refusesHostsThatOnlyResembleListedOnes() {
-		assertThat(this.validator.isAllowed("hooks.example")).isFalse();
-		assertThat(this.validator.isAllowed("evilhooks.example")).isFalse();
-		assertThat(this.validator.isAllowed("partner.example.evil.example")).isFalse();
-		assertThat(this.validator.isAllowed("api.partner.example")).isFalse();
-		assertThat(this.validator.isAllowed("10.0.0.8")).isFalse();
+		assertThat(this.validator.isAllowed("https", "hooks.example", -1)).isFalse();
+		assertThat(this.validator.isAllowed("https", "evilhooks.example", -1)).isFalse();
+		assertThat(this.validator.isAllowed("https", "partner.example.evil.example", -1)).isFalse();
+		assertThat(this.validator.isAllowed("https", "api.partner.example", -1)).isFalse();
+		assertThat(this.validator.isAllowed("http", "10.0.0.8", 8080)).isFalse();
 	}
 
 	@Test
@@ -82,7 +83,7 @@ class HttpCallbackValidatorTests {
 
 	@Test
 	void refusesLoopbackMetadataAndPrivateAddressesThatAreNotListedSayingWhatTheyAre() {
-		Map<String, String> refused = Map.of("http://127.0.0.1:8080/", "loopback", "http://169.254.169.254/latest/",
+		Map<String, String> refused = Map.of("http://127.0.0.1/", "loopback", "http://169.254.169.254/latest/",
 				"link-local", "http://10.0.0.8/", "private", "http://172.16.0.1/", "private", "http://192.168.1.1/",
 				"private", "http://100.64.0.1/", "shared (carrier-grade NAT)", "http://0.0.0.0/", "unspecified",
 				"http://[fd00::1]/", "unique-local", "http://[fe80::1]/", "link-local", "http://224.0.0.1/",
@@ -164,11 +165,11 @@ class HttpCallbackValidatorTests {
 	@Test
 	void allowsNonPublicAddressesListedAsAnAddressOrARange() {
 		HttpCallbackValidator validator = new HttpCallbackValidator("http-callback",
-				List.of("internal.example", "10.0.0.0/8", "127.0.0.1", "fd00::/8"),
+				List.of("internal.example:8080", "10.0.0.0/8:8080", "127.0.0.1:8080", "[fd00::]/8"),
 				HttpCallbackValidatorTests::resolve);
 
 		assertThatNoException()
-			.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("http://internal.example/").build()));
+			.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("http://internal.example:8080/").build()));
 		assertThatNoException()
 			.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("http://10.200.0.1:8080/").build()));
 		assertThatNoException()
@@ -212,12 +213,84 @@ class HttpCallbackValidatorTests {
 	}
 
 	@Test
+	void anEntryWithoutAPortAllowsOnlyTheDefaultPortOfTheScheme() {
+		assertThatNoException()
+			.isThrownBy(() -> this.validator.checkAllowed(HttpCallback.get("https://partner.example:443/").build()));
+		assertThatNoException()
+			.isThrownBy(() -> this.validator.checkAllowed(HttpCallback.get("http://partner.example/").build()));
+		for (String url : List.of("https://partner.example:8443/", "http://partner.example:443/",
+				"https://partner.example:80/", "https://eu.hooks.example:22/")) {
+			assertThatExceptionOfType(InvalidJobException.class).as(url)
+				.isThrownBy(() -> this.validator.checkAllowed(HttpCallback.get(url).build()))
+				.withMessageContaining("is not in delayqueue.http-callback.allowed-hosts")
+				.withMessageContaining("an entry without a port allows only the scheme's default");
+		}
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> this.validator.checkAllowed(HttpCallback.get("https://partner.example:8443/").build()))
+			.withMessage("HTTP callback host 'partner.example' of GET https://partner.example:8443/ is not in "
+					+ "delayqueue.http-callback.allowed-hosts; list 'partner.example:8443' to allow that port (an "
+					+ "entry without a port allows only the scheme's default)");
+	}
+
+	@Test
+	void anEntryWithAPortAllowsThatPortOnly() {
+		HttpCallbackValidator validator = new HttpCallbackValidator("http-callback", List.of("partner.example:8443",
+				"*.hooks.example:9000", "10.0.0.0/8:8080", "[fd00::1]:9443", "[fd00::]/8:7000"),
+				HttpCallbackValidatorTests::resolve);
+
+		for (String url : List.of("https://partner.example:8443/", "http://eu.hooks.example:9000/",
+				"http://10.1.2.3:8080/", "https://[fd00::1]:9443/", "http://[fd00::7]:7000/")) {
+			assertThatNoException().as(url).isThrownBy(() -> validator.checkAllowed(HttpCallback.get(url).build()));
+		}
+		for (String url : List.of("https://partner.example/", "http://partner.example:8080/",
+				"http://eu.hooks.example/", "http://10.1.2.3/", "http://10.1.2.3:8081/", "https://[fd00::1]/",
+				"http://[fd00::7]:7001/")) {
+			assertThatExceptionOfType(InvalidJobException.class).as(url)
+				.isThrownBy(() -> validator.checkAllowed(HttpCallback.get(url).build()))
+				.withMessageContaining("is not in delayqueue.http-callback.allowed-hosts");
+		}
+	}
+
+	@Test
+	void aNameListedWithAPortResolvingToAListedRangeNeedsThePortInBothEntries() {
+		HttpCallbackValidator validator = new HttpCallbackValidator("http-callback",
+				List.of("internal.example:8080", "10.0.0.0/8"), HttpCallbackValidatorTests::resolve);
+
+		assertThatExceptionOfType(InvalidJobException.class)
+			.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("http://internal.example:8080/").build()))
+			.withMessageContaining("it resolves to 10.1.2.3, a non-public address (private)");
+		HttpCallbackValidator both = new HttpCallbackValidator("http-callback",
+				List.of("internal.example:8080", "10.0.0.0/8:8080"), HttpCallbackValidatorTests::resolve);
+		assertThat(both.checkBeforeCall(HttpCallback.get("http://internal.example:8080/").build()))
+			.extracting(InetAddress::getHostAddress)
+			.containsExactly("10.1.2.3");
+	}
+
+	@Test
+	void refusesANameThatResolvesToASpecialPurposeAddress() {
+		for (String address : List.of("198.18.0.1", "198.19.255.254", "192.0.0.8", "192.0.2.1",
+				"2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001:db8::1")) {
+			HttpCallbackValidator validator = new HttpCallbackValidator("http-callback", List.of("partner.example"),
+					(host) -> new InetAddress[] { InetAddress.getByName(address) });
+
+			assertThatExceptionOfType(InvalidJobException.class).as(address)
+				.isThrownBy(() -> validator.checkBeforeCall(HttpCallback.get("https://partner.example/").build()))
+				.withMessageContaining("a non-public address (");
+		}
+	}
+
+	@Test
 	void refusesAllowListEntriesThatAreNotHosts() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new HttpCallbackValidator("http-callback", List.of("https://partner.example")))
 			.withMessageContaining("delayqueue.http-callback.allowed-hosts entry 'https://partner.example'");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new HttpCallbackValidator("http-callback", List.of("partner.example:8443")));
+			.isThrownBy(() -> new HttpCallbackValidator("http-callback", List.of("partner.example:0")))
+			.withMessageContaining("port 0 is not 1 to 65535");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new HttpCallbackValidator("http-callback", List.of("partner.example:http")));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new HttpCallbackValidator("http-callback", List.of("partner.example:8443:1")));
 		assertThatIllegalArgumentException().isThrownBy(() -> new HttpCallbackValidator("http-callback", List.of("*")));
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new HttpCallbackValidator("http-callback", List.of("10.0.0.0/33")))

@@ -24,7 +24,8 @@ class HttpCallbackWireTests {
 	private final AtomicInteger lookups = new AtomicInteger();
 
 	private final HttpCallbackListener listener = new HttpCallbackListener(
-			new HttpCallbackValidator("http-callback", List.of("callback.test", "127.0.0.1"), this::rebinding),
+			new HttpCallbackValidator("http-callback",
+					List.of("callback.test:" + this.server.port(), "127.0.0.1:" + this.server.port()), this::rebinding),
 			new HttpCallbackExecutor());
 
 	@AfterEach
