@@ -125,9 +125,12 @@ class BoundedCallsTests {
 		List<Object> reply = this.fixture.scripts()
 			.run(DelayQueueScript.READ_PAGE,
 					List.of(k.dead(), k.jobs(), k.attempts(), k.errors(), k.delayed(), k.running(), k.dead()), "zset",
-					"0", "1500");
+					"0", "0", "1500", "head", String.valueOf(Integer.MAX_VALUE));
 
-		assertThat(reply).hasSize(5 * 1000);
+		// Where the next call goes on, the jobs still to skip there, no ids counted, then
+		// five values per job.
+		assertThat(reply).hasSize(3 + 5 * 1000);
+		assertThat(reply.get(0)).isEqualTo(1000L);
 	}
 
 	@Test
