@@ -21,8 +21,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * in it costs a sweep, a gauge and a line in the endpoint. A topic that has no job and no
  * listener on any instance is marked, in the hash {@code <prefix>:topics-empty-since}
  * (topic to the Redis time it was first seen so); a topic seen with a job or a listener
- * loses its mark; one that stays marked for longer than its dead-letter retention leaves
- * the set of topics. It returns when a job is sent to it or a listener starts on it.
+ * loses its mark, as does a topic a sender registers (once a minute at most while it
+ * sends); one that stays marked for longer than its dead-letter retention leaves the set
+ * of topics. It returns when a job is sent to it or a listener starts on it: a sender
+ * counts a topic as registered for a minute after it registered it, which clears the
+ * mark, so with a retention over a minute no send finds the topic gone while it still
+ * counts it as registered.
  *
  * @author delayqueue contributors
  */
@@ -117,10 +121,9 @@ public class EmptyTopicPruner {
 			if (since == null) {
 				this.redis.opsForHash().putIfAbsent(this.emptySince, topic, String.valueOf(now));
 			}
-			else if (now - Long.parseLong(String.valueOf(since)) > this.policies.forTopic(topic)
-				.deadRetention()
-				.toMillis()) {
-				forget(topic);
+			else if (now
+					- Long.parseLong(String.valueOf(since)) > this.policies.forTopic(topic).deadRetention().toMillis()
+					&& forget(topic, String.valueOf(since))) {
 				removed.add(topic);
 			}
 		}
@@ -132,15 +135,21 @@ public class EmptyTopicPruner {
 		return removed;
 	}
 
-	private void forget(String topic) {
+	// Takes the topic out of the set unless a send registered it since it was marked.
+	private boolean forget(String topic, String since) {
 		this.redis.opsForSet().remove(this.topicSet, topic);
-		this.redis.opsForHash().delete(this.emptySince, topic);
-		// A job sent between the count and the removal would leave a topic with jobs
-		// out of the set: look again and put it back. (The set and the topic's keys
-		// live in different cluster slots, so no script can do both at once.)
-		if (!isEmpty(this.store.stats(topic))) {
+		// A send between the count and the removal would leave a topic with jobs out of
+		// the set, and its sender, which counts it as registered for a while, would not
+		// put it back: look again, at the jobs and at the mark (a registration removes
+		// it), and put the topic back. (The set and the topic's keys live in different
+		// cluster slots, so no script can do both at once.)
+		Object still = this.redis.opsForHash().get(this.emptySince, topic);
+		if (!since.equals(still) || !isEmpty(this.store.stats(topic))) {
 			this.redis.opsForSet().add(this.topicSet, topic);
+			return false;
 		}
+		this.redis.opsForHash().delete(this.emptySince, topic);
+		return true;
 	}
 
 	private static boolean isEmpty(StateCounts stats) {

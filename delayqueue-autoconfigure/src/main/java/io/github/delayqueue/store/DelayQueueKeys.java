@@ -201,6 +201,16 @@ public final class DelayQueueKeys {
 	}
 
 	/**
+	 * Return the hash of the topics seen empty and without listeners, topic to the Redis
+	 * time they were first seen so (see
+	 * {@link io.github.delayqueue.presence.EmptyTopicPruner}).
+	 * @return the key
+	 */
+	public String topicsEmptySince() {
+		return this.prefix + ":topics-empty-since";
+	}
+
+	/**
 	 * Return the set of the topics that have a partition set (see
 	 * {@link #partitionSet(String)}), so that a look at every topic's queues reads only
 	 * those sets, not one per topic.

@@ -225,11 +225,15 @@ public final class JobStore {
 	 * Remember a topic in the set of all topics, and the queues its partitions are
 	 * written to in its partition set; before the first write to a queue, so that
 	 * consumers and schedulers find it. A queue recorded now of a paused topic is paused
-	 * too.
+	 * too. The topic loses its mark of an empty topic, if it had one.
 	 * @param topic the topic
 	 */
 	public void registerTopic(String topic) {
 		this.scripts.addToSet(this.keys.topicSet(), topic);
+		// A send means the topic is in use: its empty mark goes, so that the pruner takes
+		// it out of the set only after a whole retention without sends, by which time
+		// the senders' registrations have run out and their next send puts it back.
+		this.scripts.redis().opsForHash().delete(this.keys.topicsEmptySince(), topic);
 		if (this.partitions.register(topic) > 0 && isPaused(topic)) {
 			setPaused(topic, true);
 		}
