@@ -331,7 +331,8 @@ public class DelayQueueProperties {
 		/**
 		 * Origins (scheme://host[:port]) the dashboard answers and accepts changes from;
 		 * requests sent to any other host are refused. Empty: any host, and changes only
-		 * from the origin each request was sent to.
+		 * from the origin each request was sent to, by a logged-in user unless it was
+		 * sent to localhost or an IP address.
 		 */
 		private List<String> allowedOrigins = new ArrayList<>();
 

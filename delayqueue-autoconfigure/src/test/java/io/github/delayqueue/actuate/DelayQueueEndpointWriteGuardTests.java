@@ -31,6 +31,7 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
  * The endpoint's writes, with {@code access=unrestricted}, follow the dashboard's origin
@@ -110,6 +111,15 @@ class DelayQueueEndpointWriteGuardTests {
 				"Host: ops.example:" + port + "\r\nOrigin: http://ops.example:" + port);
 		assertThat(listed).startsWith("HTTP/1.1 200");
 		assertThat(queue.find("guarded", id)).isEmpty();
+	}
+
+	@Test
+	void failsStartUpOnAnAllowedOriginThatIsNoneNamingTheProperty() {
+		assertThatException().isThrownBy(
+				() -> start(WritableApplication.class, "management.endpoint.delayqueue.allowed-origins=ops.example"))
+			.havingRootCause()
+			.withMessage("management.endpoint.delayqueue.allowed-origins holds 'ops.example', which is not an http or "
+					+ "https origin");
 	}
 
 	@Test
