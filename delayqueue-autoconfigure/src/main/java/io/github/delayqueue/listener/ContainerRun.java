@@ -380,6 +380,15 @@ final class ContainerRun {
 				ContainerRun.this.permits.release();
 				return;
 			}
+			if (this.execution.tooLateToStart(System.nanoTime())) {
+				// Its rate limit counted it as started by now: a later start could
+				// put more than the limit in a window. It goes back, uncounted.
+				logger.debug("Job '" + this.execution.job().id() + "' waited for a worker past the start its rate"
+						+ " limit counted; handed back");
+				this.execution.handBack();
+				ContainerRun.this.permits.release();
+				return;
+			}
 			AtomicInteger activeJobs = ContainerRun.this.container.activeJobCounter();
 			activeJobs.incrementAndGet();
 			long start = System.nanoTime();

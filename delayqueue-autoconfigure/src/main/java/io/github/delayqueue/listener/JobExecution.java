@@ -79,6 +79,12 @@ final class JobExecution implements DelayedJob.Lease {
 	 */
 	private volatile long deadline = -1;
 
+	// Set by a rate limit's admission: the latest System.nanoTime() its handler may
+	// start.
+	private long startBy;
+
+	private boolean mustStartBy;
+
 	// What an asynchronous handler's settlement needs, set before its future is watched.
 	private @Nullable JobRecord record;
 
@@ -108,6 +114,26 @@ final class JobExecution implements DelayedJob.Lease {
 
 	ClaimedJob job() {
 		return this.job;
+	}
+
+	/**
+	 * A rate limit admitted the delivery counting its start as no later than this, see
+	 * {@code TopicLimitGate#startWindow}. Set before the job goes to a worker.
+	 * @param nanos the latest {@link System#nanoTime()} to start at
+	 */
+	void mustStartBy(long nanos) {
+		this.startBy = nanos;
+		this.mustStartBy = true;
+	}
+
+	/**
+	 * Tell whether a rate limit admitted the delivery for an earlier start than now: it
+	 * must not start, but go back to READY.
+	 * @param now the current {@link System#nanoTime()}
+	 * @return {@code true} if too late
+	 */
+	boolean tooLateToStart(long now) {
+		return this.mustStartBy && now - this.startBy > 0;
 	}
 
 	/**

@@ -47,6 +47,13 @@ final class TopicLimitGate {
 	 */
 	static final Duration CONCURRENCY_RECHECK = Duration.ofMillis(200);
 
+	/**
+	 * The longest a rate-limited job may wait for its worker after its admission, see
+	 * {@link #startWindow(Duration)}: above the time the work claimed ahead of the free
+	 * workers takes, see {@link RunTimeAverage#CLAIM_AHEAD_WINDOW}.
+	 */
+	static final Duration MAX_START_WINDOW = Duration.ofMillis(50);
+
 	private final TopicLimiter limiter;
 
 	private final Function<String, TopicPolicy> policies;
@@ -147,13 +154,18 @@ final class TopicLimitGate {
 			String group = limits.groupsBounded() ? JobRecordCodec.groupOf(job.record()) : null;
 			deliveries.add(new Delivery(job.id(), job.attempt(), (ttr != null) ? ttr : topicTtr, group));
 		}
+		Duration topicStartWindow = (limits.rateLimit() > 0) ? startWindow(limits.ratePeriod()) : null;
+		Duration groupStartWindow = (limits.groupRateLimit() > 0) ? startWindow(limits.groupRatePeriod()) : null;
 		Admission admission;
+		// Before the call: the admission happens after this on the Redis clock, so a
+		// start by this plus its window is a start within the window of the admission.
+		long sentAt = System.nanoTime();
 		try {
-			admission = this.limiter
-				.admit(topic,
-						new TopicLimiter.Limits(limits.rateLimit(), limits.ratePeriod(), limits.globalConcurrency(),
-								limits.groupConcurrency(), limits.groupRateLimit(), limits.groupRatePeriod()),
-						deliveries);
+			admission = this.limiter.admit(topic,
+					new TopicLimiter.Limits(limits.rateLimit(), counted(limits.ratePeriod(), topicStartWindow),
+							limits.globalConcurrency(), limits.groupConcurrency(), limits.groupRateLimit(),
+							counted(limits.groupRatePeriod(), groupStartWindow)),
+					deliveries);
 		}
 		catch (RuntimeException ex) {
 			claimed.forEach(JobExecution::handBack);
@@ -172,6 +184,10 @@ final class TopicLimitGate {
 				if (limits.globalConcurrency() > 0 || group != null) {
 					String member = delivery.member();
 					execution.holdsPermit(member, group, () -> release(topic, group, member));
+				}
+				Duration startWindow = shortest(topicStartWindow, (delivery.group() != null) ? groupStartWindow : null);
+				if (startWindow != null) {
+					execution.mustStartBy(sentAt + startWindow.toNanos());
 				}
 				admitted.add(execution);
 			}
@@ -195,6 +211,38 @@ final class TopicLimitGate {
 			.forEach((group, wait) -> this.groupHolds.hold(topic, group, (wait != null) ? wait : CONCURRENCY_RECHECK,
 					wait == null));
 		return admitted;
+	}
+
+	/**
+	 * Return how long after its admission a rate-limited job may still start: a job that
+	 * has not started by then (its worker was busy longer than the claim ahead foresaw)
+	 * goes back to READY instead. Each admission counts for a period plus this window, so
+	 * that it counts for at least a whole period after its handler starts, and no window
+	 * of one period holds more starts than the limit, measured at the handlers, whatever
+	 * a start lagged behind its admission. A twentieth of the period, at most
+	 * {@link #MAX_START_WINDOW}: the limit admits that much less than its full rate while
+	 * it is the bound.
+	 * @param period the rate limit's period
+	 * @return the window, at least a millisecond
+	 */
+	static Duration startWindow(Duration period) {
+		Duration share = period.dividedBy(20);
+		return (share.compareTo(MAX_START_WINDOW) > 0) ? MAX_START_WINDOW : max(share, Duration.ofMillis(1));
+	}
+
+	private static Duration max(Duration a, Duration b) {
+		return (a.compareTo(b) >= 0) ? a : b;
+	}
+
+	private static Duration counted(Duration period, @Nullable Duration startWindow) {
+		return (startWindow != null) ? period.plus(startWindow) : period;
+	}
+
+	private static @Nullable Duration shortest(@Nullable Duration a, @Nullable Duration b) {
+		if (a == null || b == null) {
+			return (a != null) ? a : b;
+		}
+		return (a.compareTo(b) <= 0) ? a : b;
 	}
 
 	private void release(String topic, @Nullable String group, String member) {
