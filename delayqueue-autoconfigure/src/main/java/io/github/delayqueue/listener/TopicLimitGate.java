@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -55,6 +56,9 @@ final class TopicLimitGate {
 	static final Duration MAX_START_WINDOW = Duration.ofMillis(50);
 
 	private final TopicLimiter limiter;
+
+	// This container run's place in the lines for permits, see TopicLimiter#admit.
+	private final String name = UUID.randomUUID().toString();
 
 	private final Function<String, TopicPolicy> policies;
 
@@ -165,7 +169,7 @@ final class TopicLimitGate {
 					new TopicLimiter.Limits(limits.rateLimit(), counted(limits.ratePeriod(), topicStartWindow),
 							limits.globalConcurrency(), limits.groupConcurrency(), limits.groupRateLimit(),
 							counted(limits.groupRatePeriod(), groupStartWindow)),
-					deliveries);
+					this.name, deliveries);
 		}
 		catch (RuntimeException ex) {
 			claimed.forEach(JobExecution::handBack);

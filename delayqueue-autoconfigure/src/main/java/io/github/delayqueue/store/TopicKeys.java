@@ -200,6 +200,26 @@ public record TopicKeys(String topic, String jobs, String delayed, String ready,
 	}
 
 	/**
+	 * Return the line of listeners that a topic's global concurrency refused, waiting for
+	 * their turn at a permit: a sorted set of listener names scored by when each joined,
+	 * in epoch ms by the Redis clock (see {@code acquire-permits.lua}). One per topic,
+	 * under the keys of its first queue.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String permitTurns() {
+		return base() + "permit-turns";
+	}
+
+	/**
+	 * Return when each listener in a topic's line for permits last asked for one, see
+	 * {@link #permitTurns()}: a listener that stopped asking leaves the line.
+	 * @return the key, in the topic's hash tag
+	 */
+	public String permitTurnsSeen() {
+		return base() + "permit-turns-seen";
+	}
+
+	/**
 	 * Return the key whose presence holds a whole topic back for a while (a partner asked
 	 * to wait): no delivery of it is admitted until the key expires. One per topic, under
 	 * the keys of its first queue.

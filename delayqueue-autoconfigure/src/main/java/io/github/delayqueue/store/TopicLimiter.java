@@ -40,6 +40,23 @@ public final class TopicLimiter {
 	 * may be
 	 */
 	public Admission admit(String topic, Limits limits, List<Delivery> deliveries) {
+		return admit(topic, limits, "", deliveries);
+	}
+
+	/**
+	 * Admit claimed deliveries of a topic under its limits, in order, as many as the
+	 * limits allow, for a listener that takes its turn at the global concurrency's
+	 * permits: refused for want of a permit, it joins the topic's line, and permits given
+	 * back are kept for those ahead of it until they ask again.
+	 * @param topic the topic
+	 * @param limits the topic's limits
+	 * @param listener the asking listener's name, unique among those running, or
+	 * {@code ""} for a caller that never joins the line
+	 * @param deliveries the deliveries, each with its time to run
+	 * @return how many of the first deliveries are admitted, and how long until one more
+	 * may be
+	 */
+	public Admission admit(String topic, Limits limits, String listener, List<Delivery> deliveries) {
 		if (deliveries.isEmpty()) {
 			return new Admission(0, Duration.ZERO, -1, -1, "", Map.of());
 		}
@@ -51,13 +68,15 @@ public final class TopicLimiter {
 		args.add(String.valueOf(limits.groupConcurrency()));
 		args.add(String.valueOf(limits.groupRateLimit()));
 		args.add(String.valueOf(limits.groupPeriod().toMillis()));
+		args.add(listener);
 		for (Delivery delivery : deliveries) {
 			args.add(delivery.member());
 			args.add(String.valueOf(delivery.ttr().toMillis()));
 			args.add((delivery.group() != null) ? delivery.group() : "");
 		}
 		List<Object> reply = this.scripts.run(DelayQueueScript.ACQUIRE_PERMITS,
-				List.of(k.startCounts(), k.permits(), k.held()), args.toArray(String[]::new));
+				List.of(k.startCounts(), k.permits(), k.held(), k.permitTurns(), k.permitTurnsSeen()),
+				args.toArray(String[]::new));
 		Map<String, @Nullable Duration> groupWaits = new LinkedHashMap<>();
 		for (int i = 5; i + 1 < reply.size(); i += 2) {
 			groupWaits.put((String) reply.get(i), waitOf(reply.get(i + 1)));

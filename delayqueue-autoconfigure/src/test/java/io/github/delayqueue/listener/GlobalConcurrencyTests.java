@@ -56,6 +56,8 @@ class GlobalConcurrencyTests {
 		mostAtOnce.set(0);
 		done.clear();
 		startedAll.set(0);
+		BusyListener.running.set(0);
+		BusyListener.mostAtOnce.set(0);
 		this.runner = DelayQueueContextRunner.create(server)
 			.withUserConfiguration(ScarceListener.class)
 			.withPropertyValues("delayqueue.topics.scarce.global-concurrency=3", "delayqueue.topics.scarce.ttr=2s",
@@ -74,6 +76,30 @@ class GlobalConcurrencyTests {
 					+ second.getBean(ScarceListener.class).started.get())
 				.isEqualTo(30);
 		}));
+	}
+
+	@Test
+	void thePermitsGoRoundTheInstancesThatWantThem() {
+		this.runner.withUserConfiguration(BusyListener.class)
+			.withPropertyValues("delayqueue.topics.busy.global-concurrency=3")
+			.run((first) -> this.runner.withUserConfiguration(BusyListener.class)
+				.withPropertyValues("delayqueue.topics.busy.global-concurrency=3")
+				.run((second) -> {
+					List<JobRequest> requests = new ArrayList<>();
+					for (int i = 0; i < 60; i++) {
+						requests.add(JobRequest.builder("busy", "job-" + i).build());
+					}
+					first.getBean(DelayQueueOperations.class).sendAll(requests);
+					BusyListener one = first.getBean(BusyListener.class);
+					BusyListener two = second.getBean(BusyListener.class);
+					await().atMost(Duration.ofSeconds(30)).until(() -> one.handled.get() + two.handled.get() == 60);
+					// Each instance has a worker free all along: without turns, the one
+					// that gives a permit back takes it again at once, and the other
+					// finds none whenever it looks.
+					assertThat(one.handled.get()).as("jobs run by the first instance").isGreaterThanOrEqualTo(15);
+					assertThat(two.handled.get()).as("jobs run by the second instance").isGreaterThanOrEqualTo(15);
+					assertThat(BusyListener.mostAtOnce.get()).isEqualTo(3);
+				}));
 	}
 
 	@Test
@@ -109,6 +135,30 @@ class GlobalConcurrencyTests {
 			requests.add(JobRequest.builder("scarce", prefix + "-" + i).build());
 		}
 		queue.sendAll(requests);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BusyListener {
+
+		static final AtomicInteger running = new AtomicInteger();
+
+		static final AtomicInteger mostAtOnce = new AtomicInteger();
+
+		final AtomicInteger handled = new AtomicInteger();
+
+		@DelayedJobListener(id = "busy", topics = "busy", concurrency = "4")
+		void on(String payload) throws InterruptedException {
+			mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+			try {
+				// A call to a partner that takes a while.
+				Thread.sleep(30);
+			}
+			finally {
+				running.decrementAndGet();
+				this.handled.incrementAndGet();
+			}
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -32,11 +32,20 @@
 -- the topic's limits only. A delivery is admitted only while both the topic and its group
 -- have room, so a group at its bound refuses its own deliveries and no other group's. A
 -- group that refused one is marked in 'group-holds', for display only.
--- KEYS[1] the topic's start counts (list), KEYS[2] its permits (zset), KEYS[3] its hold mark
+-- Turns: a listener that the global concurrency refused joins the topic's line
+-- ('permit-turns', scored by when it joined; 'permit-turns-seen' holds when each last asked,
+-- and one that stopped asking for TURN_TTL_MS leaves it). Permits given back are kept for
+-- those ahead in the line, so that a listener that gives one back does not take it again
+-- at once while another waits, and the permits go round the listeners that want them. The
+-- first in line is told to ask again soon (TURN_RECHECK_MS); a listener admitted leaves the
+-- line. A listener that asks with no name ('') never joins it.
+-- KEYS[1] the topic's start counts (list), KEYS[2] its permits (zset), KEYS[3] its hold mark,
+-- KEYS[4] its permit turns (zset), KEYS[5] when each listener in line last asked (hash)
 -- ARGV[1] rate limit (0: none), ARGV[2] its period ms, ARGV[3] global concurrency (0: none),
 -- ARGV[4] each group's concurrency (0: none), ARGV[5] each group's rate limit (0: none),
--- ARGV[6] its period ms, ARGV[7..] per delivery: its member (unique while the delivery lasts:
--- id and attempt), its time to run ms, its group ('' for none)
+-- ARGV[6] its period ms, ARGV[7] the asking listener's name ('' for none), ARGV[8..] per
+-- delivery: its member (unique while the delivery lasts: id and attempt), its time to run
+-- ms, its group ('' for none)
 -- Returns {admitted, wait ms, now ms, room, verdicts, group, wait ms, ...}: verdicts holds
 -- one letter per delivery, 'a' admitted, 't' refused by the topic's limits, 'g' refused by
 -- its group's. When the topic refused some, wait is how long until its limits may admit
@@ -45,7 +54,9 @@
 -- topic's rate limit admits now (-1: no rate limit), which tells the caller how many jobs
 -- are worth claiming next. Each group that refused a delivery follows, with its wait alike.
 local now = redis_now()
-local asked = (#ARGV - 6) / 3
+local asked = (#ARGV - 7) / 3
+local me = ARGV[7]
+local TURN_TTL_MS, TURN_RECHECK_MS = 1000, 20
 local held = redis.call('PTTL', KEYS[3])
 if held > 0 then
   return {0, held, now, 0, string.rep('t', asked)}
@@ -120,8 +131,29 @@ if limit > 0 then
   topic_window = window(KEYS[1], limit, period)
   room = math.max(0, math.min(room, limit - topic_window.starts))
 end
+-- How many listeners are ahead of me in the line, dropping those that stopped asking; and
+-- whether I am in it.
+local function line_ahead()
+  local ahead = 0
+  for _, member in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
+    local seen = tonumber(redis.call('HGET', KEYS[5], member)) or 0
+    if seen < now - TURN_TTL_MS then
+      redis.call('ZREM', KEYS[4], member)
+      redis.call('HDEL', KEYS[5], member)
+    elseif member == me then
+      return ahead, true
+    else
+      ahead = ahead + 1
+    end
+  end
+  return ahead, false
+end
+local ahead, in_line, permits_short = 0, false, false
 if concurrency > 0 and room > 0 then
-  room = math.max(0, math.min(room, free_permits(KEYS[2], concurrency)))
+  ahead, in_line = line_ahead()
+  local free = math.max(0, free_permits(KEYS[2], concurrency) - ahead)
+  permits_short = free < room
+  room = math.min(room, free)
 end
 local group_concurrency, group_limit, group_period = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local grouped = group_concurrency > 0 or group_limit > 0
@@ -147,7 +179,7 @@ end
 local verdicts, admitted, permits, longest = {}, 0, {}, 0
 local refused_by_topic = false
 for i = 1, asked do
-  local member, ttr, group = ARGV[4 + 3 * i], tonumber(ARGV[5 + 3 * i]), ARGV[6 + 3 * i]
+  local member, ttr, group = ARGV[5 + 3 * i], tonumber(ARGV[6 + 3 * i]), ARGV[7 + 3 * i]
   local verdict = 'a'
   if admitted >= room then
     verdict = 't'
@@ -188,6 +220,18 @@ end
 local wait = -1
 if refused_by_topic and topic_window and topic_window.starts >= limit then
   wait = wait_of(topic_window)
+end
+if admitted > 0 and in_line then
+  redis.call('ZREM', KEYS[4], me)
+  redis.call('HDEL', KEYS[5], me)
+elseif refused_by_topic and permits_short and me ~= '' then
+  redis.call('ZADD', KEYS[4], 'NX', now, me)
+  redis.call('HSET', KEYS[5], me, now)
+  redis.call('PEXPIRE', KEYS[4], TURN_TTL_MS)
+  redis.call('PEXPIRE', KEYS[5], TURN_TTL_MS)
+  if wait < 0 and ahead == 0 then
+    wait = TURN_RECHECK_MS
+  end
 end
 local out = {admitted, wait, now, topic_window and math.max(0, limit - topic_window.starts) or -1,
   table.concat(verdicts)}
