@@ -74,6 +74,10 @@ final class ContainerRun {
 
 	private volatile boolean active = true;
 
+	// Set when partitions of the topics were retired: the claim loop reads the queues
+	// again at its next turn.
+	private volatile boolean queuesChanged;
+
 	/**
 	 * Set once a stop gives up waiting and interrupts the handlers still running, so that
 	 * their executions know the failure came from us and hand their jobs back.
@@ -219,7 +223,9 @@ final class ContainerRun {
 					this.container.getTopics().forEach(this.container.factory()::registerTopic);
 					topicsRegistered = true;
 				}
-				if (System.nanoTime() - nextQueueRefresh >= 0) {
+				if (this.queuesChanged || System.nanoTime() - nextQueueRefresh >= 0) {
+					// Cleared first, so that a change told during the read is read again.
+					this.queuesChanged = false;
 					refreshQueues();
 					nextQueueRefresh = System.nanoTime() + this.container.factory().queueRefreshInterval().toNanos();
 				}
@@ -299,6 +305,15 @@ final class ContainerRun {
 			return List.of();
 		}
 		return (ready != null) ? this.claimer.claimMoved(ready) : this.claimer.claimReady(1);
+	}
+
+	/**
+	 * Have the claim loop read the queues again at once, ending its idle wait: partitions
+	 * of the topics were retired, and the waiters on them are to leave.
+	 */
+	void refreshQueuesNow() {
+		this.queuesChanged = true;
+		this.handoff.lookAgain();
 	}
 
 	// Queues another instance or a former number of partitions wrote to are waited on,

@@ -171,6 +171,17 @@ public class DelayedJobListenerContainer {
 	}
 
 	/**
+	 * Read the topics' queues again now rather than at the next periodic look, when
+	 * running: partitions of them were retired, and the waiters on those can go.
+	 */
+	void refreshQueues() {
+		ContainerRun run = this.current;
+		if (run != null) {
+			run.refreshQueuesNow();
+		}
+	}
+
+	/**
 	 * Return the factory that created this container, whose settings it runs with.
 	 * @return the factory
 	 */

@@ -5,11 +5,14 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.delayqueue.support.PartitionsRetiredEvent;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -18,11 +21,12 @@ import org.springframework.context.SmartLifecycle;
  * registered here at run time) and runs them with the application context: started once
  * the context is ready, stopped first on shutdown, all at once so that the shutdown
  * timeout applies to them together, calling Spring's lifecycle back when the last one has
- * stopped.
+ * stopped. When this instance's scheduler retires partitions, the listeners of their
+ * topics stop waiting on them at once.
  *
  * @author delayqueue contributors
  */
-public class DelayedJobListenerEndpointRegistry implements SmartLifecycle {
+public class DelayedJobListenerEndpointRegistry implements SmartLifecycle, ApplicationListener<PartitionsRetiredEvent> {
 
 	/**
 	 * The lifecycle phase: after the scheduler on start, before it on stop.
@@ -157,6 +161,22 @@ public class DelayedJobListenerEndpointRegistry implements SmartLifecycle {
 	@Override
 	public boolean isRunning() {
 		return this.running;
+	}
+
+	/**
+	 * Have the running listeners of the retired partitions' topics read their queues
+	 * again, so that their waiters on those partitions leave now rather than at their
+	 * next periodic look.
+	 * @param event the retirement
+	 */
+	@Override
+	public void onApplicationEvent(PartitionsRetiredEvent event) {
+		Set<String> topics = event.getTopics();
+		for (DelayedJobListenerContainer container : getListenerContainers()) {
+			if (container.getTopics().stream().anyMatch(topics::contains)) {
+				container.refreshQueues();
+			}
+		}
 	}
 
 	@Override

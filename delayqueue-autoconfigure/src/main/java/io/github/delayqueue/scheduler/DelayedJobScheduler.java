@@ -2,12 +2,14 @@ package io.github.delayqueue.scheduler;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import io.github.delayqueue.support.DueTimeListener;
 import io.github.delayqueue.support.ExpiredDeadJobsListener;
 import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.support.PartitionsRetiredEvent;
 import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
@@ -18,6 +20,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ApplicationEventPublisherAware;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -31,11 +35,13 @@ import org.springframework.context.SmartLifecycle;
  * every topic. Sweeps are atomic scripts, so any number of instances may run this at once
  * without moving a job twice. A backlog is moved in bounded batches, oldest first, one
  * batch per topic in turn, so that catching up after an outage neither pins Redis nor
- * starves other topics.
+ * starves other topics. Drained partitions that the configuration no longer has are
+ * retired at start and then hourly, every minute while some are left holding jobs, and a
+ * {@link PartitionsRetiredEvent} tells this instance's listeners.
  *
  * @author delayqueue contributors
  */
-public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
+public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener, ApplicationEventPublisherAware {
 
 	/**
 	 * The lifecycle phase: started before the listeners, stopped after them.
@@ -81,6 +87,9 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 
 	private long stopTimeoutMillis = TimeUnit.SECONDS.toMillis(10);
 
+	private ApplicationEventPublisher eventPublisher = (event) -> {
+	};
+
 	/**
 	 * Create a scheduler.
 	 * @param scripts runs the scripts
@@ -108,6 +117,16 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 		this.sweeper = new TopicSweeper(store, policies, batchSize, this.cap, this.wakeUps, nanoClock);
 		this.chores = new PeriodicChores(store, jobStore, policies, this.health, this.cap, this.wakeUps,
 				this.maxSleepNanos, this::wakeUpAll);
+	}
+
+	/**
+	 * Set where {@link PartitionsRetiredEvent}s go: the application context, for its
+	 * listeners to stop waiting on retired partitions at once.
+	 * @param eventPublisher the publisher
+	 */
+	@Override
+	public void setApplicationEventPublisher(ApplicationEventPublisher eventPublisher) {
+		this.eventPublisher = eventPublisher;
 	}
 
 	/**
@@ -157,6 +176,15 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 	 */
 	public void setIdleMaxSleep(Duration idleMaxSleep) {
 		this.cap.setIdleMaxSleep(idleMaxSleep.toNanos());
+	}
+
+	/**
+	 * Set how soon retiring partitions that the configuration no longer has is tried
+	 * again while some still hold jobs; a minute unless set.
+	 * @param interval the interval between two tries
+	 */
+	void setPartitionRetirementRetryInterval(Duration interval) {
+		this.chores.setPartitionRetirementRetryInterval(interval.toNanos());
 	}
 
 	/**
@@ -425,7 +453,10 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener {
 			return;
 		}
 		this.chores.requeueOrphansIfDue(now);
-		this.chores.retirePartitionsIfDue(now);
+		List<String> retired = this.chores.retirePartitionsIfDue(now);
+		if (!retired.isEmpty()) {
+			this.eventPublisher.publishEvent(new PartitionsRetiredEvent(this, retired));
+		}
 		this.chores.purgeDeadJobsIfDue(now);
 		this.chores.trimKeptJobsIfDue(now);
 	}

@@ -91,14 +91,15 @@ final class HousekeepingStore {
 	/**
 	 * Retire the drained partitions that this instance's configuration no longer has, of
 	 * every partitioned topic, see {@link PartitionRegistry#retireDrained(String)}.
-	 * @return the queues that left their topic's partition set
+	 * @return the queues that left their topic's partition set, and how many of those the
+	 * configuration no longer has are left in theirs
 	 */
-	List<String> retireDrainedPartitions() {
-		List<String> retired = new ArrayList<>();
+	PartitionRegistry.Retirement retireDrainedPartitions() {
+		PartitionRegistry.Retirement all = PartitionRegistry.Retirement.NONE;
 		for (String topic : this.partitions.partitionedTopics()) {
-			retired.addAll(this.partitions.retireDrained(topic));
+			all = all.plus(this.partitions.retireDrained(topic));
 		}
-		return retired;
+		return all;
 	}
 
 	/**

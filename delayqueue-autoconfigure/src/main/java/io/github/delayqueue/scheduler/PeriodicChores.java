@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.store.PartitionRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -52,10 +53,18 @@ final class PeriodicChores {
 
 	/**
 	 * How often drained partitions that the configuration no longer has are retired
-	 * unless told otherwise: seldom, since during a rolling change of the number of
+	 * unless told otherwise, once none is left: seldom, since only another instance with
+	 * more partitions brings new ones, and during a rolling change of the number of
 	 * partitions instances still on the old number put them back at once.
 	 */
 	static final long DEFAULT_PARTITION_RETIREMENT_NANOS = TimeUnit.HOURS.toNanos(1);
+
+	/**
+	 * How soon retiring is tried again while partitions that the configuration no longer
+	 * has are left, holding jobs: each keeps a waiter of every listener until it is
+	 * retired, so it goes soon after it drains rather than at the next hourly look.
+	 */
+	static final long DEFAULT_PARTITION_RETIREMENT_RETRY_NANOS = TimeUnit.MINUTES.toNanos(1);
 
 	private final HousekeepingStore store;
 
@@ -79,7 +88,12 @@ final class PeriodicChores {
 
 	private long partitionRetirementNanos = DEFAULT_PARTITION_RETIREMENT_NANOS;
 
+	private long partitionRetirementRetryNanos = DEFAULT_PARTITION_RETIREMENT_RETRY_NANOS;
+
 	private long nextPartitionRetirement;
+
+	// Whether the last retirement left partitions that the configuration no longer has.
+	private boolean partitionsLeft;
 
 	private volatile long nextTopicRefresh;
 
@@ -122,11 +136,17 @@ final class PeriodicChores {
 		this.partitionRetirementNanos = nanos;
 	}
 
+	void setPartitionRetirementRetryInterval(long nanos) {
+		this.partitionRetirementRetryNanos = nanos;
+	}
+
 	/**
-	 * The scheduler starts: topics are looked for and dead jobs purged at once, orphans
-	 * only after a whole interval, since an id is orphaned only once seen twice, and
-	 * partitions retired only after a whole interval, since an instance that starts may
-	 * well be one of a rolling deployment.
+	 * The scheduler starts: topics are looked for, dead jobs purged and drained
+	 * partitions that the configuration no longer has retired at once, orphans only after
+	 * a whole interval, since an id is orphaned only once seen twice. The configuration
+	 * is bound at start, so a lowered number of partitions takes effect now; should this
+	 * instance be one of a rolling deployment, those still on the old number put back a
+	 * partition before they write to it.
 	 * @param now the current time
 	 */
 	void start(long now) {
@@ -134,7 +154,8 @@ final class PeriodicChores {
 		this.nextOrphanCheck = now + this.orphanCheckNanos;
 		this.nextDeadPurge = now;
 		this.nextKeptTrim = now;
-		this.nextPartitionRetirement = now + this.partitionRetirementNanos;
+		this.nextPartitionRetirement = now;
+		this.partitionsLeft = false;
 	}
 
 	void refreshTopicsAt(long at) {
@@ -147,12 +168,17 @@ final class PeriodicChores {
 
 	/**
 	 * Return when the scheduler must wake at the latest for a chore: looking for topics,
-	 * checking for orphans, or a heartbeat. Dead jobs are purged on whichever wake-up
-	 * comes after their turn.
+	 * checking for orphans, a heartbeat, or retiring partitions again while some are
+	 * left. Dead jobs are purged, and partitions retired when none was left, on whichever
+	 * wake-up comes after their turn.
 	 * @return the time
 	 */
 	long nextDue() {
-		return this.health.nextCheck(earlier(this.nextTopicRefresh, this.nextOrphanCheck));
+		long next = earlier(this.nextTopicRefresh, this.nextOrphanCheck);
+		if (this.partitionsLeft) {
+			next = earlier(next, this.nextPartitionRetirement);
+		}
+		return this.health.nextCheck(next);
 	}
 
 	void checkWakeUpChannel(long now) {
@@ -190,16 +216,33 @@ final class PeriodicChores {
 		}
 	}
 
-	void retirePartitionsIfDue(long now) {
-		if (now - this.nextPartitionRetirement >= 0) {
-			List<String> retired = this.store.retireDrainedPartitions();
-			if (!retired.isEmpty()) {
-				logger.info("Retired " + retired.size() + " drained partition(s) that the configuration no longer has: "
-						+ retired);
-				retired.forEach(this::forget);
-			}
-			this.nextPartitionRetirement = now + this.partitionRetirementNanos;
+	/**
+	 * Retire, when its turn has come, the drained partitions that the configuration no
+	 * longer has, and stop sweeping them; while some that it no longer has are left, try
+	 * again after the short retry interval rather than the usual one.
+	 * @param now the current time
+	 * @return the queues retired, for the listeners to stop waiting on
+	 */
+	List<String> retirePartitionsIfDue(long now) {
+		if (now - this.nextPartitionRetirement < 0) {
+			return List.of();
 		}
+		PartitionRegistry.Retirement retirement = this.store.retireDrainedPartitions();
+		List<String> retired = retirement.retired();
+		if (!retired.isEmpty()) {
+			logger.info("Retired " + retired.size() + " drained partition(s) that the configuration no longer has: "
+					+ retired);
+			retired.forEach(this::forget);
+		}
+		if (retirement.left() > 0 && !this.partitionsLeft) {
+			logger.info(retirement.left() + " partition(s) that the configuration no longer has still hold jobs;"
+					+ " retiring them once drained, looking every "
+					+ Duration.ofNanos(this.partitionRetirementRetryNanos));
+		}
+		this.partitionsLeft = retirement.left() > 0;
+		this.nextPartitionRetirement = now
+				+ (this.partitionsLeft ? this.partitionRetirementRetryNanos : this.partitionRetirementNanos);
+		return retired;
 	}
 
 	private void forget(String queue) {

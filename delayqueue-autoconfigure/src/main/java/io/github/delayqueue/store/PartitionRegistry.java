@@ -131,9 +131,10 @@ public final class PartitionRegistry {
 	 * and that hold nothing: they leave the topic's partition set, unless a send put one
 	 * of them back meanwhile.
 	 * @param topic the topic
-	 * @return the queues that left the set
+	 * @return the queues that left the set, and how many of those the configuration does
+	 * not have are still in it
 	 */
-	public List<String> retireDrained(String topic) {
+	public Retirement retireDrained(String topic) {
 		Set<String> written = Set.copyOf(this.keys.queues(topic));
 		List<String> candidates = new ArrayList<>();
 		for (String queue : this.scripts.members(this.keys.partitionSet(topic))) {
@@ -142,7 +143,7 @@ public final class PartitionRegistry {
 			}
 		}
 		if (candidates.isEmpty()) {
-			return List.of();
+			return Retirement.NONE;
 		}
 		String revivals = this.scripts.get(this.keys.partitionRevivals(topic));
 		String mark = (revivals != null) ? revivals : "0";
@@ -162,7 +163,7 @@ public final class PartitionRegistry {
 			}
 		}
 		if (retired.isEmpty()) {
-			return List.of();
+			return new Retirement(List.of(), candidates.size());
 		}
 		String[] args = new String[retired.size() + 1];
 		args[0] = mark;
@@ -174,7 +175,8 @@ public final class PartitionRegistry {
 					.run(DelayQueueScript.FORGET_PARTITIONS,
 							List.of(this.keys.partitionSet(topic), this.keys.partitionRevivals(topic)), args)
 					.get(0));
-		return (forgotten > 0) ? retired : List.of();
+		return (forgotten > 0) ? new Retirement(retired, candidates.size() - retired.size())
+				: new Retirement(List.of(), candidates.size());
 	}
 
 	/**
@@ -222,6 +224,37 @@ public final class PartitionRegistry {
 	 */
 	public Set<String> partitionedTopics() {
 		return this.scripts.members(this.keys.partitionedTopicSet());
+	}
+
+	/**
+	 * What one retirement did: the partitions that left their topic's partition set, and
+	 * how many that the configuration no longer has are still in it, because they hold
+	 * jobs or a send put them back.
+	 *
+	 * @param retired the queues that left the set
+	 * @param left how many queues not configured here are still in the set
+	 */
+	public record Retirement(List<String> retired, int left) {
+
+		/**
+		 * Nothing to retire.
+		 */
+		public static final Retirement NONE = new Retirement(List.of(), 0);
+
+		/**
+		 * Add another topic's retirement to this one.
+		 * @param other the other retirement
+		 * @return both together
+		 */
+		public Retirement plus(Retirement other) {
+			if (other.retired.isEmpty() && other.left == 0) {
+				return this;
+			}
+			List<String> both = new ArrayList<>(this.retired);
+			both.addAll(other.retired);
+			return new Retirement(List.copyOf(both), this.left + other.left);
+		}
+
 	}
 
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.delayqueue.support.TopicPolicy;
+import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.store.DelayQueueKeys;
 import io.github.delayqueue.store.JobClaims;
@@ -17,6 +18,7 @@ import io.github.delayqueue.store.JobStore;
 import io.github.delayqueue.store.PartitionRegistry;
 import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
+import io.github.delayqueue.test.PartitionIds;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterEach;
@@ -114,7 +116,7 @@ class PeriodicChoresTests {
 	}
 
 	@Test
-	void retiresDrainedPartitionsNoLongerConfiguredOnceItsIntervalPassedAndSweepsThemNoMore() {
+	void retiresDrainedPartitionsNoLongerConfiguredAtStartAndSweepsThemNoMore() {
 		long interval = 3600 * SECOND;
 		this.chores.setPartitionRetirementInterval(interval);
 		DelayQueueKeys six = new DelayQueueKeys(DelayQueueFixture.PREFIX, (topic) -> 6);
@@ -124,20 +126,61 @@ class PeriodicChoresTests {
 		this.chores.start(START);
 		this.chores.refreshTopicsIfDue(START);
 		assertThat(this.wakeUps.topics()).containsExactlyInAnyOrderElementsOf(six.queues("hot"));
-		this.chores.retirePartitionsIfDue(START + interval - 1);
-		assertThat(this.fixture.store().queues("hot")).hasSize(6);
-		this.chores.retirePartitionsIfDue(START + interval);
+		// The configuration is bound at start: a lowered number takes effect at once.
+		assertThat(this.chores.retirePartitionsIfDue(START))
+			.containsExactlyInAnyOrderElementsOf(six.queues("hot").subList(1, 6));
 		assertThat(this.fixture.store().queues("hot")).containsExactly("hot");
 		assertThat(this.wakeUps.topics()).containsExactly("hot");
+		// None was left: the next look comes a whole interval later.
+		sixStore.registerTopic("cool");
+		assertThat(this.chores.retirePartitionsIfDue(START + interval - 1)).isEmpty();
+		assertThat(this.fixture.store().queues("cool")).hasSize(6);
+		assertThat(this.chores.retirePartitionsIfDue(START + interval)).hasSize(5);
 		// Retired by another instance: forgotten at the next look at the topics.
 		sixStore.registerTopic("warm");
 		this.fixture.store().registerTopic("warm");
 		long later = START + interval + 100 * SECOND;
 		this.chores.refreshTopicsIfDue(later);
-		assertThat(this.wakeUps.topics()).hasSize(1 + 6);
-		assertThat(new PartitionRegistry(this.fixture.scripts(), this.fixture.keys()).retireDrained("warm")).hasSize(5);
+		assertThat(this.wakeUps.topics()).hasSize(1 + 1 + 6);
+		assertThat(new PartitionRegistry(this.fixture.scripts(), this.fixture.keys()).retireDrained("warm").retired())
+			.hasSize(5);
 		this.chores.refreshTopicsIfDue(later + 100 * SECOND);
-		assertThat(this.wakeUps.topics()).containsExactlyInAnyOrder("hot", "warm");
+		assertThat(this.wakeUps.topics()).containsExactlyInAnyOrder("hot", "cool", "warm");
+	}
+
+	@Test
+	void triesAgainSoonWhilePartitionsNoLongerConfiguredHoldJobsThenOnlyAtTheUsualInterval() {
+		long interval = 3600 * SECOND;
+		long retry = SECOND;
+		this.chores.setOrphanCheckInterval(1000 * SECOND);
+		this.chores.setPartitionRetirementInterval(interval);
+		this.chores.setPartitionRetirementRetryInterval(retry);
+		DelayQueueKeys six = new DelayQueueKeys(DelayQueueFixture.PREFIX, (topic) -> 6);
+		JobStore sixStore = new JobStore(this.fixture.scripts(), six, this.fixture.codec());
+		DelayQueueTemplate sixTemplate = new DelayQueueTemplate(sixStore, this.fixture.codec(),
+				this.fixture.jsonMapper());
+		String held = six.queues("hot").get(2);
+		String id = sixTemplate.send(JobRequest.builder("hot", "x")
+			.id(PartitionIds.idIn(six, "hot", held, 0))
+			.delay(Duration.ofHours(1))
+			.build());
+		this.chores.start(START);
+		this.chores.refreshTopicsIfDue(START);
+		assertThat(this.chores.retirePartitionsIfDue(START)).hasSize(4).doesNotContain(held);
+		// The scheduler wakes for the next try, before its next look at the topics.
+		assertThat(this.chores.nextDue()).isEqualTo(START + retry);
+		assertThat(this.chores.retirePartitionsIfDue(START + retry)).isEmpty();
+		assertThat(sixTemplate.cancel("hot", id)).isTrue();
+		assertThat(this.chores.retirePartitionsIfDue(START + 2 * retry - 1)).isEmpty();
+		assertThat(this.fixture.store().queues("hot")).containsExactly("hot", held);
+		assertThat(this.chores.retirePartitionsIfDue(START + 2 * retry)).containsExactly(held);
+		assertThat(this.fixture.store().queues("hot")).containsExactly("hot");
+		assertThat(this.wakeUps.topics()).containsExactly("hot");
+		// None is left: the usual interval, which the scheduler does not wake for.
+		assertThat(this.chores.nextDue()).isEqualTo(START + MAX_SLEEP);
+		sixStore.registerTopic("cool");
+		assertThat(this.chores.retirePartitionsIfDue(START + 2 * retry + interval - 1)).isEmpty();
+		assertThat(this.chores.retirePartitionsIfDue(START + 2 * retry + interval)).hasSize(5);
 	}
 
 	@Test

@@ -62,17 +62,20 @@ class PartitionRetirementTests {
 		for (String queue : partitions) {
 			ids.add(sendLater(queue, 0));
 		}
-		// Every partition holds a job: none leaves.
-		assertThat(this.oneRegistry.retireDrained(TOPIC)).isEmpty();
+		// Every partition holds a job: none leaves, and all are left.
+		assertThat(this.oneRegistry.retireDrained(TOPIC)).isEqualTo(new PartitionRegistry.Retirement(List.of(), 5));
 		for (String id : ids.subList(1, ids.size())) {
 			assertThat(this.six.cancel(TOPIC, id)).isTrue();
 		}
-		assertThat(this.oneRegistry.retireDrained(TOPIC)).containsExactlyInAnyOrderElementsOf(partitions.subList(1, 5));
+		PartitionRegistry.Retirement retirement = this.oneRegistry.retireDrained(TOPIC);
+		assertThat(retirement.retired()).containsExactlyInAnyOrderElementsOf(partitions.subList(1, 5));
+		assertThat(retirement.left()).isEqualTo(1);
 		assertThat(this.oneRegistry.queues(TOPIC)).containsExactly(TOPIC, kept);
-		// The instance configured with six retires none of its own.
+		// The instance configured with six retires none of its own, and has none left.
 		assertThat(this.six.cancel(TOPIC, ids.get(0))).isTrue();
-		assertThat(new PartitionRegistry(this.fixture.scripts(), this.sixKeys).retireDrained(TOPIC)).isEmpty();
-		assertThat(this.oneRegistry.retireDrained(TOPIC)).containsExactly(kept);
+		assertThat(new PartitionRegistry(this.fixture.scripts(), this.sixKeys).retireDrained(TOPIC))
+			.isEqualTo(PartitionRegistry.Retirement.NONE);
+		assertThat(this.oneRegistry.retireDrained(TOPIC)).isEqualTo(new PartitionRegistry.Retirement(List.of(kept), 0));
 		assertThat(this.oneRegistry.queues(TOPIC)).containsExactly(TOPIC);
 	}
 
@@ -80,7 +83,7 @@ class PartitionRetirementTests {
 	void aSendToARetiredPartitionPutsItBackBeforeItWrites() {
 		String queue = this.sixKeys.queues(TOPIC).get(3);
 		assertThat(this.six.cancel(TOPIC, sendLater(queue, 0))).isTrue();
-		assertThat(this.oneRegistry.retireDrained(TOPIC)).contains(queue);
+		assertThat(this.oneRegistry.retireDrained(TOPIC).retired()).contains(queue);
 		assertThat(this.oneRegistry.queues(TOPIC)).doesNotContain(queue);
 		this.fixture.store().setPaused(TOPIC, true);
 		// One by one and in a batch: each is written, and its partition is listed again.
@@ -93,9 +96,9 @@ class PartitionRetirementTests {
 		assertThat(new JobClaims(this.fixture.scripts(), this.fixture.keys()).isPaused(queue)).isTrue();
 		assertThat(this.six.cancel(TOPIC, single)).isTrue();
 		// Kept from retiring again for a while, for the send to come in.
-		assertThat(this.oneRegistry.retireDrained(TOPIC)).doesNotContain(queue);
+		assertThat(this.oneRegistry.retireDrained(TOPIC).retired()).doesNotContain(queue);
 		lapseRevival(queue);
-		assertThat(this.oneRegistry.retireDrained(TOPIC)).contains(queue);
+		assertThat(this.oneRegistry.retireDrained(TOPIC).retired()).contains(queue);
 		List<String> batch = this.six.sendAll(List.of(later(queue, 2), later(queue, 3)));
 		assertThat(this.oneRegistry.queues(TOPIC)).contains(queue);
 		assertThat(this.fixture.store().find(TOPIC, batch.get(1))).isPresent();
@@ -109,7 +112,7 @@ class PartitionRetirementTests {
 		AtomicInteger retired = new AtomicInteger();
 		CompletableFuture<Void> retiring = CompletableFuture.runAsync(() -> {
 			while (sending.get()) {
-				retired.addAndGet(this.oneRegistry.retireDrained(TOPIC).size());
+				retired.addAndGet(this.oneRegistry.retireDrained(TOPIC).retired().size());
 			}
 		});
 		try {
