@@ -91,13 +91,15 @@ public @interface Recurring {
 	String payload() default "{}";
 
 	/**
-	 * What happens to ticks missed while no instance ran.
+	 * Which of the ticks that fell due while no instance ran run late; the others are
+	 * missed.
 	 * @return the policy
 	 */
 	Misfire misfire() default Misfire.FIRE_ONCE;
 
 	/**
-	 * The most missed ticks {@link Misfire#FIRE_ALL} runs after a downtime.
+	 * The most ticks that fell due while no instance ran that {@link Misfire#FIRE_ALL}
+	 * runs after a downtime, the latest ones.
 	 * @return the limit
 	 */
 	int catchUpLimit() default 100;

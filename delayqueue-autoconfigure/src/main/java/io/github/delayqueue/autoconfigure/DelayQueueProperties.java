@@ -268,6 +268,13 @@ public class DelayQueueProperties {
 		 */
 		private Duration pollTimeout = Duration.ofSeconds(10);
 
+		/**
+		 * Topics that listeners of other applications handle: a schedule of this
+		 * application whose jobs go to one of them is not warned about at start-up for
+		 * want of a listener here.
+		 */
+		private List<String> handledElsewhere = new ArrayList<>();
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -290,6 +297,14 @@ public class DelayQueueProperties {
 
 		public void setPollTimeout(Duration pollTimeout) {
 			this.pollTimeout = pollTimeout;
+		}
+
+		public List<String> getHandledElsewhere() {
+			return this.handledElsewhere;
+		}
+
+		public void setHandledElsewhere(List<String> handledElsewhere) {
+			this.handledElsewhere = handledElsewhere;
 		}
 
 	}

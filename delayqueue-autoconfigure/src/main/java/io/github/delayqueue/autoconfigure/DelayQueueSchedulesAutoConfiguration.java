@@ -1,12 +1,16 @@
 package io.github.delayqueue.autoconfigure;
 
+import java.util.List;
+
 import io.github.delayqueue.actuate.ScheduleMetrics;
 import io.github.delayqueue.core.DelayQueueSchedules;
+import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import io.github.delayqueue.schedule.DeclaredSchedules;
 import io.github.delayqueue.schedule.RecurringAnnotationBeanPostProcessor;
 import io.github.delayqueue.schedule.ScheduleEngine;
 import io.github.delayqueue.schedule.ScheduleLoop;
 import io.github.delayqueue.schedule.ScheduleTickListener;
+import io.github.delayqueue.schedule.UnhandledScheduleTopics;
 import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.store.JobHistory;
 import io.github.delayqueue.store.JobRecordCodec;
@@ -77,6 +81,23 @@ public final class DelayQueueSchedulesAutoConfiguration {
 	@Bean
 	ScheduleLoop delayQueueScheduleLoop(ScheduleEngine engine) {
 		return engine.loop();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	UnhandledScheduleTopics delayQueueUnhandledScheduleTopics(DeclaredSchedules declared,
+			DelayQueueProperties properties, ObjectProvider<DelayedJobListenerEndpointRegistry> listeners) {
+		return new UnhandledScheduleTopics(declared, () -> {
+			DelayedJobListenerEndpointRegistry registry = listeners.getIfAvailable();
+			return (registry != null) ? topics(registry) : null;
+		}, properties.getListener().getHandledElsewhere());
+	}
+
+	private static List<String> topics(DelayedJobListenerEndpointRegistry registry) {
+		return registry.getListenerContainers()
+			.stream()
+			.flatMap((container) -> container.getTopics().stream())
+			.toList();
 	}
 
 	/**

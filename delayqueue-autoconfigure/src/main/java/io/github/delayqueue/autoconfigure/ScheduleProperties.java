@@ -45,13 +45,15 @@ public class ScheduleProperties {
 	private Map<String, Object> payload = new LinkedHashMap<>();
 
 	/**
-	 * What happens to ticks missed while no instance ran: fire-once (one run carrying the
-	 * latest), skip (none) or fire-all (each, oldest first, up to catch-up-limit).
+	 * Which of the ticks that fell due while no instance ran run late, the others being
+	 * missed: fire-once (the latest), skip (none) or fire-all (each, oldest first, up to
+	 * catch-up-limit).
 	 */
 	private Misfire misfire = Misfire.FIRE_ONCE;
 
 	/**
-	 * Most missed ticks fire-all runs after a downtime, the latest ones.
+	 * Most ticks that fell due while no instance ran that fire-all runs, the latest ones;
+	 * older ones are missed.
 	 */
 	private int catchUpLimit = RecurringSchedule.DEFAULT_CATCH_UP_LIMIT;
 

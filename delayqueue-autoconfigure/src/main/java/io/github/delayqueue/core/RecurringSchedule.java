@@ -31,8 +31,9 @@ import org.jspecify.annotations.Nullable;
  * @param zone the time zone of the cron expression
  * @param payload the payload of every tick's job, serialized to JSON like a sent payload;
  * an empty JSON object when {@code null}
- * @param misfire what happens to ticks missed while no instance ran
- * @param catchUpLimit with {@link Misfire#FIRE_ALL}, the most missed ticks run
+ * @param misfire which of the ticks that fell due while no instance ran run late; the
+ * others are missed
+ * @param catchUpLimit with {@link Misfire#FIRE_ALL}, the most of those ticks run late
  * @param overlap whether a tick runs while the last tick's job is still pending
  * @param enabled whether ticks are produced at all
  * @author delayqueue contributors
@@ -41,7 +42,8 @@ public record RecurringSchedule(String id, String topic, @Nullable String cron, 
 		@Nullable Object payload, Misfire misfire, int catchUpLimit, Overlap overlap, boolean enabled) {
 
 	/**
-	 * The most missed ticks {@link Misfire#FIRE_ALL} runs unless told otherwise.
+	 * The most ticks that fell due while no instance ran that {@link Misfire#FIRE_ALL}
+	 * runs unless told otherwise.
 	 */
 	public static final int DEFAULT_CATCH_UP_LIMIT = 100;
 
@@ -74,18 +76,20 @@ public record RecurringSchedule(String id, String topic, @Nullable String cron, 
 	public enum Misfire {
 
 		/**
-		 * One run for all missed ticks, carrying the latest of them.
+		 * The latest of the ticks that fell due while no instance ran runs, late; the
+		 * others are missed.
 		 */
 		FIRE_ONCE,
 
 		/**
-		 * No run for missed ticks: the schedule goes on with the next tick.
+		 * None of the ticks that fell due while no instance ran runs: all are missed, and
+		 * the schedule goes on with the next tick.
 		 */
 		SKIP,
 
 		/**
-		 * One run for each missed tick, oldest first, at most {@code catchUpLimit} of
-		 * them (the latest ones).
+		 * Each of the ticks that fell due while no instance ran runs, late, oldest first,
+		 * at most {@code catchUpLimit} of them (the latest ones); older ones are missed.
 		 */
 		FIRE_ALL
 
@@ -173,7 +177,7 @@ public record RecurringSchedule(String id, String topic, @Nullable String cron, 
 		}
 
 		/**
-		 * Set what happens to ticks missed while no instance ran;
+		 * Set which of the ticks that fell due while no instance ran run late;
 		 * {@link Misfire#FIRE_ONCE} unless set.
 		 * @param misfire the policy
 		 * @return this builder
@@ -184,7 +188,8 @@ public record RecurringSchedule(String id, String topic, @Nullable String cron, 
 		}
 
 		/**
-		 * Set the most missed ticks that {@link Misfire#FIRE_ALL} runs;
+		 * Set the most ticks that fell due while no instance ran that
+		 * {@link Misfire#FIRE_ALL} runs;
 		 * {@value RecurringSchedule#DEFAULT_CATCH_UP_LIMIT} unless set.
 		 * @param catchUpLimit the limit, at least 1
 		 * @return this builder

@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
  * @param every its fixed rate, or {@code null} for a cron expression
  * @param zone the time zone of the cron expression
  * @param payloadJson the payload of every tick's job, as JSON
- * @param misfire what happens to ticks missed while no instance ran
- * @param catchUpLimit the most missed ticks {@link Misfire#FIRE_ALL} runs
+ * @param misfire which of the ticks that fell due while no instance ran run late; the
+ * others are missed
+ * @param catchUpLimit the most of those ticks {@link Misfire#FIRE_ALL} runs
  * @param overlap whether a tick runs while the last tick's job is pending
  * @param enabled whether its definition enables it
  * @param paused whether it is paused
@@ -29,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * @param nextFireTimes its next ticks, by the Redis clock; none while paused or disabled
  * @param lastTick the latest tick that fell due, or {@code null} before the first
  * @param lastOutcome what became of that tick, or {@code null} before the first
- * @param missedTicks how many ticks were missed in all, since the schedule was created
+ * @param missedTicks how many ticks were missed (fell due while no instance ran, and the
+ * misfire policy did not run them) in all, since the schedule was created
  * @param recentRuns its latest ticks, runs triggered by hand included, newest first
  * @author delayqueue contributors
  */

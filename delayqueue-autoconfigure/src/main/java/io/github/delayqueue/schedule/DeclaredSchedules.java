@@ -48,7 +48,21 @@ public final class DeclaredSchedules {
 		return definitions;
 	}
 
-	private record Declared(ScheduleDefinition definition, String where) {
+	/**
+	 * Return every declared schedule with where it is declared.
+	 * @return the declarations
+	 */
+	synchronized List<Declared> declarations() {
+		return List.copyOf(this.declared.values());
+	}
+
+	/**
+	 * A declared schedule.
+	 *
+	 * @param definition the schedule
+	 * @param where where it is declared, for messages
+	 */
+	record Declared(ScheduleDefinition definition, String where) {
 
 	}
 

@@ -34,7 +34,8 @@ public final class ScheduleChecks {
 	public static final Duration MIN_EVERY = Duration.ofSeconds(1);
 
 	/**
-	 * The most missed ticks {@code fire-all} may run after a downtime.
+	 * The most ticks that fell due while no instance ran {@code fire-all} may run after a
+	 * downtime.
 	 */
 	public static final int MAX_CATCH_UP_LIMIT = 10_000;
 
@@ -80,7 +81,7 @@ public final class ScheduleChecks {
 		}
 		if (schedule.misfire() == Misfire.FIRE_ALL && schedule.overlap() == Overlap.SKIP) {
 			problems.invalid("misfire", "fire-all",
-					"fire-all runs several missed ticks at once, which overlap: skip forbids; use fire-once");
+					"fire-all runs several late ticks at once, which overlap: skip forbids; use fire-once");
 		}
 		String payloadJson = payloadJson(schedule.payload(), jsonMapper, problems);
 		if (problems.count() > before || ticks == null || payloadJson == null || zone == null) {
@@ -205,7 +206,8 @@ public final class ScheduleChecks {
 	 * @param zone the zone id, or {@code null} for UTC
 	 * @param payload the payload, or {@code null} for an empty JSON object
 	 * @param misfire the misfire policy
-	 * @param catchUpLimit the most missed ticks fire-all runs
+	 * @param catchUpLimit the most ticks that fell due while no instance ran that
+	 * fire-all runs
 	 * @param overlap the overlap policy
 	 * @param enabled whether it ticks
 	 */

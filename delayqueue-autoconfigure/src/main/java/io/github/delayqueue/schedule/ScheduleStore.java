@@ -296,10 +296,9 @@ final class ScheduleStore {
 			List<Decision> decisions = new ArrayList<>(slice.size());
 			for (int i = 0; i < slice.size(); i++) {
 				int at = 1 + i * 6;
-				decisions.add(new Decision(slice.get(i).definition(), (String) reply.get(at),
-						ScriptRunner.asLong(reply.get(at + 1)), ScriptRunner.asLong(reply.get(at + 2)),
-						ScriptRunner.asLong(reply.get(at + 3)), ScriptRunner.asLong(reply.get(at + 4)),
-						ScriptRunner.asLong(reply.get(at + 5))));
+				decisions.add(new Decision(slice.get(i), (String) reply.get(at), ScriptRunner.asLong(reply.get(at + 1)),
+						ScriptRunner.asLong(reply.get(at + 2)), ScriptRunner.asLong(reply.get(at + 3)),
+						ScriptRunner.asLong(reply.get(at + 4)), ScriptRunner.asLong(reply.get(at + 5))));
 			}
 			produced.add(new Produced(slice.get(0).definition().topic(), ScriptRunner.asLong(reply.get(0)), decisions));
 		}
@@ -476,7 +475,7 @@ final class ScheduleStore {
 	/**
 	 * The decision on one schedule.
 	 *
-	 * @param definition its definition
+	 * @param request what it was asked for
 	 * @param status {@code done}, {@code early}, {@code stale}, {@code changed},
 	 * {@code paused}, {@code absent} or {@code clock}
 	 * @param next its next tick now
@@ -485,8 +484,16 @@ final class ScheduleStore {
 	 * @param missed how many were missed
 	 * @param last the latest tick decided, or 0
 	 */
-	record Decision(ScheduleDefinition definition, String status, long next, long produced, long skipped, long missed,
+	record Decision(TickRequest request, String status, long next, long produced, long skipped, long missed,
 			long last) {
+
+		/**
+		 * Return the schedule's definition.
+		 * @return the definition
+		 */
+		ScheduleDefinition definition() {
+			return this.request.definition();
+		}
 
 	}
 

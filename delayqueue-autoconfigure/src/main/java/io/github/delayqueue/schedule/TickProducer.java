@@ -22,6 +22,8 @@ final class TickProducer {
 
 	private final List<ScheduleTickListener> listeners;
 
+	private final MisfireLog misfireLog = new MisfireLog();
+
 	TickProducer(ScheduleStore store, ScheduleCatalog catalog, RedisClock clock, List<ScheduleTickListener> listeners) {
 		this.store = store;
 		this.catalog = catalog;
@@ -61,6 +63,7 @@ final class TickProducer {
 		switch (decision.status()) {
 			case "done" -> {
 				entry.next(decision.next());
+				this.misfireLog.decided(decision, now);
 				if (decision.produced() + decision.skipped() + decision.missed() > 0) {
 					for (ScheduleTickListener listener : this.listeners) {
 						listener.ticksDecided(definition.id(), definition.topic(), decision.produced(),

@@ -559,7 +559,7 @@ class DelayQueuePropertiesTests {
 		assertThat(metadata).contains("\"delayqueue.key-prefix\"", "\"delayqueue.scheduler.batch-size\"",
 				"\"delayqueue.listener.shutdown-timeout\"", "\"delayqueue.defaults.retry.backoff.schedule\"",
 				"\"delayqueue.defaults.dead-letter.retention\"", "\"delayqueue.topics\"",
-				"\"delayqueue.http-callback.allowed-hosts\"");
+				"\"delayqueue.http-callback.allowed-hosts\"", "\"delayqueue.listener.handled-elsewhere\"");
 	}
 
 	private static InvalidDelayQueuePropertiesException failure(Throwable startupFailure) {

@@ -7,10 +7,10 @@
 --    ready or running): then N is skipped;
 --  * a tick whose job id ('<schedule id>@<tick ms>') is already held by a pending job (one
 --    triggered by hand in the tick's millisecond) writes nothing and counts as skipped;
---  * when later ticks fell due too, no instance decided N for a whole period: N and the
---    later due ticks are missed ticks, and the misfire policy decides: once runs the
---    latest, skip none, all the latest 'limit' of them, oldest first (overlap: skip
---    applies to the run as to an on-time tick).
+--  * when later ticks fell due too, no instance decided N for a whole period: of N and the
+--    later due ticks the misfire policy decides which run: once the latest, skip none,
+--    all the latest 'limit' of them, oldest first (overlap: skip applies to the run as to
+--    an on-time tick); the others are missed.
 -- Then the first tick after now becomes N. See schedule-prelude.lua for the state.
 -- KEYS[1] schedule states (hash id -> state), KEYS[2] jobs, KEYS[3] ready, KEYS[4] dead,
 -- KEYS[5] attempts, KEYS[6] errors, KEYS[6 + i] the log of the i-th schedule
