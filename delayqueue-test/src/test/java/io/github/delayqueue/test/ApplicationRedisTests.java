@@ -13,6 +13,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,6 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = TestApplication.class)
 @AutoConfigureDelayQueue
+// Closed after the class, while its Redis still runs: a cached context would be closed
+// only
+// as the JVM exits, when this server's shutdown hook may have stopped it already, and the
+// closing scheduler would wait for a Redis that is gone.
+@DirtiesContext
 class ApplicationRedisTests {
 
 	// Another server than the one the test support would start: the application's own.
