@@ -11,12 +11,13 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Tells the log of the ticks that were not decided on time, in the words of the README
- * and of the endpoint's {@code missedTicks} and {@code recentRuns[].missed}: of the ticks
- * that fell due while no instance ran a schedule, those its misfire policy runs run late
- * and the others are missed. One line per decision, however many ticks it took in: a
- * warning when ticks were missed, else a line at info level when ticks ran late, a single
- * one only when it was decided at least {@link #LATE} after its time.
+ * Tells the log of the ticks that were not decided on time, in the words of
+ * docs/scheduling.md and of the endpoint's {@code missedTicks} and
+ * {@code recentRuns[].missed}: of the ticks that fell due while no instance ran a
+ * schedule, those its misfire policy runs run late and the others are missed. One line
+ * per decision, however many ticks it took in: a warning when ticks were missed, else a
+ * line at info level when ticks ran late, a single one only when it was decided at least
+ * {@link #LATE} after its time.
  *
  * @author delayqueue contributors
  */

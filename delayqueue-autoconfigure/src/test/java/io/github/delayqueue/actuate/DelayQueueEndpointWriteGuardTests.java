@@ -179,7 +179,8 @@ class DelayQueueEndpointWriteGuardTests {
 	@EnableAutoConfiguration
 	static class SecuredApplication {
 
-		// As the README shows for operations scripts: HTTP Basic on the Actuator's paths,
+		// As docs/observability.md shows for operations scripts: HTTP Basic on the
+		// Actuator's paths,
 		// without CSRF tokens, which a script does not carry.
 		@Bean
 		SecurityFilterChain actuator(HttpSecurity http) {

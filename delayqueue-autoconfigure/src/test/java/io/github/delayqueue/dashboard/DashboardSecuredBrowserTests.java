@@ -28,9 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The dashboard behind the application's login, as the README sets it up: operators log
- * in, only the role named for it sees payloads, header values, error messages and host
- * names, and actions pass Spring Security's CSRF check, all in a real browser.
+ * The dashboard behind the application's login, as docs/dashboard.md sets it up:
+ * operators log in, only the role named for it sees payloads, header values, error
+ * messages and host names, and actions pass Spring Security's CSRF check, all in a real
+ * browser.
  */
 @ExtendWith(RedisExtension.class)
 class DashboardSecuredBrowserTests {
@@ -129,7 +130,8 @@ class DashboardSecuredBrowserTests {
 	@EnableAutoConfiguration
 	static class SecuredShop {
 
-		// The README's lines: the dashboard for operators only, behind a login, and the
+		// The lines of docs/dashboard.md: the dashboard for operators only, behind a
+		// login, and the
 		// CSRF token in a cookie that the page sends back.
 		@Bean
 		SecurityFilterChain security(HttpSecurity http) {

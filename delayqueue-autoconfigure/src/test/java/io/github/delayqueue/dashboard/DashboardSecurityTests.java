@@ -34,8 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * With Spring Security, the application's own rules decide who sees the dashboard and who
- * may act from it, as the README shows: the dashboard path restricted to a role, and the
- * CSRF token kept in a cookie that the page sends back.
+ * may act from it, as docs/dashboard.md shows: the dashboard path restricted to a role,
+ * and the CSRF token kept in a cookie that the page sends back.
  */
 @ExtendWith(RedisExtension.class)
 class DashboardSecurityTests {
@@ -155,7 +155,7 @@ class DashboardSecurityTests {
 	@EnableAutoConfiguration
 	static class SecuredApplication {
 
-		// The README's lines, with the path of this test.
+		// The lines of docs/dashboard.md, with the path of this test.
 		@Bean
 		SecurityFilterChain security(HttpSecurity http) {
 			return http

@@ -28,12 +28,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The log tells, in the words of the README and the endpoint, what became of ticks that
- * were not decided on time: after a downtime, one warning per schedule however many ticks
- * fell due, naming how many of them are missed (as {@code missedTicks} counts them), the
- * policy, and which ticks ran and how late; one line at info level when ticks only ran
- * late. Each test stops the schedule loop of its only instance across ticks of an
- * every-second (or every-5-seconds) schedule, and starts it again.
+ * The log tells, in the words of docs/scheduling.md and the endpoint, what became of
+ * ticks that were not decided on time: after a downtime, one warning per schedule however
+ * many ticks fell due, naming how many of them are missed (as {@code missedTicks} counts
+ * them), the policy, and which ticks ran and how late; one line at info level when ticks
+ * only ran late. Each test stops the schedule loop of its only instance across ticks of
+ * an every-second (or every-5-seconds) schedule, and starts it again.
  */
 @ExtendWith({ RedisExtension.class, OutputCaptureExtension.class })
 class MisfireLogTests {

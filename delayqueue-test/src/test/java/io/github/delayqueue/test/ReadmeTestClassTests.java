@@ -9,28 +9,29 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's test class is the one that src/it/readme-test compiles and runs in a new
- * Boot project, character for character, so that what users paste is what the build
- * proved.
+ * The test class of "Testing your application" (docs/testing.md, which the README links
+ * to) is the one that src/it/readme-test compiles and runs in a new Boot project,
+ * character for character, so that what users paste is what the build proved.
  */
 class ReadmeTestClassTests {
 
-	private static final Path README = Path.of("..", "README.md");
+	private static final Path TESTING = Path.of("..", "docs", "testing.md");
 
 	private static final Path RUN_CLASS = Path
 		.of("src/it/readme-test/src/test/java/com/example/shop/PaymentReminderTests.java");
 
 	@Test
-	void theReadmeShowsTheClassThatTheBuildRuns() throws IOException {
-		assertThat(readmeTestClass()).isEqualTo(Files.readString(RUN_CLASS));
+	void theTestingChapterShowsTheClassThatTheBuildRuns() throws IOException {
+		assertThat(testingChapterTestClass()).isEqualTo(Files.readString(RUN_CLASS));
 	}
 
 	@Test
-	void theReadmesScheduleExampleIsATestThatTheSuiteRuns() throws IOException {
-		String readme = Files.readString(README);
-		int mention = readme.indexOf("delayQueue.runNextTick(");
-		int start = readme.lastIndexOf("```java\n", mention);
-		String example = readme.substring(start + "```java\n".length(), readme.indexOf("```\n", mention));
+	void theTestingChaptersScheduleExampleIsATestThatTheSuiteRuns() throws IOException {
+		String chapter = Files.readString(TESTING);
+		int mention = chapter.indexOf("delayQueue.runNextTick(");
+		assertThat(mention).as("the schedule example in docs/testing.md").isNotNegative();
+		int start = chapter.lastIndexOf("```java\n", mention);
+		String example = chapter.substring(start + "```java\n".length(), chapter.indexOf("```\n", mention));
 		String test = Files.readString(Path.of("src/test/java/io/github/delayqueue/test/ScheduleTesterTests.java"));
 		assertThat(withoutSpaces(test)).contains(withoutSpaces(example));
 	}
@@ -39,15 +40,17 @@ class ReadmeTestClassTests {
 		return code.replaceAll("\\s+", "");
 	}
 
-	private static String readmeTestClass() throws IOException {
-		String readme = Files.readString(README);
-		int section = readme.indexOf("\n## Testing your application\n");
-		assertThat(section).as("the README's 'Testing your application' section").isNotNegative();
-		int start = readme.indexOf("```java\n", section);
-		int end = readme.indexOf("```\n", start + 1);
-		int nextSection = readme.indexOf("\n## ", section + 1);
-		assertThat(start).as("a Java block in the section").isNotNegative().isLessThan(nextSection);
-		return readme.substring(start + "```java\n".length(), end);
+	// The chapter's first Java block, before any section of its own.
+	private static String testingChapterTestClass() throws IOException {
+		String chapter = Files.readString(TESTING);
+		assertThat(chapter).as("docs/testing.md").startsWith("# Testing your application\n");
+		int start = chapter.indexOf("```java\n");
+		int end = chapter.indexOf("```\n", start + 1);
+		int firstSection = chapter.indexOf("\n## ");
+		assertThat(start).as("a Java block in the chapter's introduction")
+			.isNotNegative()
+			.isLessThan((firstSection < 0) ? chapter.length() : firstSection);
+		return chapter.substring(start + "```java\n".length(), end);
 	}
 
 }

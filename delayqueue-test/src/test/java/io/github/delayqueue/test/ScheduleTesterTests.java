@@ -44,7 +44,7 @@ class ScheduleTesterTests {
 		this.reports.synced.clear();
 	}
 
-	// The README's example, as it is there.
+	// The example of docs/testing.md, as it is there.
 	@Test
 	void buildsTheNightlyReportAt2() {
 		Instant tick = delayQueue.runNextTick("nightly-report"); // the next 02:00, now

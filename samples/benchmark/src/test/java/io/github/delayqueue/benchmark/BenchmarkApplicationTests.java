@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the whole benchmark with tiny sizes against a real Redis, so that the command in
- * the README keeps working.
+ * docs/benchmarks.md keeps working.
  */
 class BenchmarkApplicationTests {
 
