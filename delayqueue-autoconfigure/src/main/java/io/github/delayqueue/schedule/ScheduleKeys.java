@@ -91,7 +91,7 @@ final class ScheduleKeys {
 	}
 
 	/**
-	 * The hash of a topic's schedules' states, see {@code schedule-prelude.lua}.
+	 * The hash of a topic's schedules' states, see {@code lib/schedules.lua}.
 	 * @param topic the topic
 	 * @return the key
 	 */

@@ -4,7 +4,7 @@ import io.github.delayqueue.core.ScheduleInfo.TickOutcome;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A schedule's state in its topic, as {@code schedule-prelude.lua} describes it.
+ * A schedule's state in its topic, as {@code lib/schedules.lua} describes it.
  *
  * @param next the tick to decide next, epoch ms, or 0 for none (paused or disabled)
  * @param hash the hash of the definition the state follows

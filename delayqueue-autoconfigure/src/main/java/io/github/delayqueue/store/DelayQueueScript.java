@@ -1,17 +1,15 @@
 package io.github.delayqueue.store;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Lua scripts of the delay queue, one per state transition (the sweep runs both
- * transitions the clock drives), each loaded once from the classpath, behind the shared
- * {@code prelude.lua}, and run by its SHA.
+ * transitions the clock drives), each loaded once from the classpath with the Lua
+ * libraries its first line names ({@code scripts/lib/*.lua}, see
+ * {@link LuaScriptAssembler}), and run by its SHA.
  *
  * @author delayqueue contributors
  */
@@ -77,15 +75,15 @@ public enum DelayQueueScript {
 	/** A revived partition loses its retirement mark. */
 	UNRETIRE_PARTITION("unretire-partition"),
 	/** Decides the due ticks of recurring schedules of one topic. */
-	PRODUCE_TICK("produce-tick", Prelude.SCHEDULES),
+	PRODUCE_TICK("produce-tick"),
 	/** A schedule's definition takes effect in its topic. */
-	ACTIVATE_SCHEDULE("activate-schedule", Prelude.SCHEDULES),
+	ACTIVATE_SCHEDULE("activate-schedule"),
 	/** Pauses or resumes a schedule. */
-	PAUSE_SCHEDULE("pause-schedule", Prelude.SCHEDULES),
+	PAUSE_SCHEDULE("pause-schedule"),
 	/** Puts a job of a schedule into its topic now. */
-	TRIGGER_SCHEDULE("trigger-schedule", Prelude.SCHEDULES),
+	TRIGGER_SCHEDULE("trigger-schedule"),
 	/** Removes a schedule from its topic. */
-	REMOVE_SCHEDULE("remove-schedule", Prelude.SCHEDULES),
+	REMOVE_SCHEDULE("remove-schedule"),
 	/** Decides which declared definition of each schedule holds. */
 	DECLARE_SCHEDULES("declare-schedules"),
 	/** Reads schedules' definitions, states and latest ticks. */
@@ -115,35 +113,19 @@ public enum DelayQueueScript {
 	private final String sha1Hex;
 
 	DelayQueueScript(String name) {
-		this(name, "");
-	}
-
-	DelayQueueScript(String name, String sharedByGroup) {
-		this.script = RedisScript.of(Prelude.TEXT + sharedByGroup + read(name), List.class);
+		this.script = RedisScript.of(Assembly.SCRIPTS.assemble(name), List.class);
 		this.body = this.script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
 		this.sha1Hex = this.script.getSha1();
 		this.sha1 = this.sha1Hex.getBytes(StandardCharsets.UTF_8);
 	}
 
-	private static String read(String name) {
-		try {
-			return new ClassPathResource(LOCATION + name + ".lua").getContentAsString(StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot read the Lua script " + name, ex);
-		}
-	}
-
 	/**
-	 * Functions every script may use, in {@code prelude.lua}: Lua scripts cannot share
-	 * code on the server, so each one is loaded with this text in front.
+	 * Holds the assembler apart, as an enum's constants are built before its static
+	 * fields.
 	 */
-	private static final class Prelude {
+	private static final class Assembly {
 
-		static final String TEXT = read("prelude");
-
-		// What the schedule scripts share besides, in schedule-prelude.lua.
-		static final String SCHEDULES = read("schedule-prelude");
+		static final LuaScriptAssembler SCRIPTS = new LuaScriptAssembler(LOCATION);
 
 	}
 

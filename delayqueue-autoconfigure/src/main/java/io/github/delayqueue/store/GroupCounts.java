@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * Reads the groups whose READY jobs wait for their turn in each queue of a topic (see
- * {@code claim.lua}), one script call per queue in one round trip, and how the largest
- * stand against their own bounds (see {@code acquire-permits.lua}) in one more.
+ * {@code lib/group-turns.lua}), one script call per queue in one round trip, and how the
+ * largest stand against their own bounds (see {@code acquire-permits.lua}) in one more.
  *
  * @author delayqueue contributors
  */

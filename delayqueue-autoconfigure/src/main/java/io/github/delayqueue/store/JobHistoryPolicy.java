@@ -72,7 +72,7 @@ public record JobHistoryPolicy(Duration completedRetention, int completedMaxCoun
 	/**
 	 * Return the timeline argument of the scripts that move a queue's jobs:
 	 * {@code cap|keep ms|instance|key prefix}, or empty when the topic records no
-	 * timeline (see {@code timeline} in {@code prelude.lua}).
+	 * timeline (see {@code timeline} in {@code lib/timeline.lua}).
 	 * @param keys the keys of the queue
 	 * @param instance names the instance that moves the jobs, empty for none; a {@code |}
 	 * in it is replaced

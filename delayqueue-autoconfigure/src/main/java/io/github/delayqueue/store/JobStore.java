@@ -655,11 +655,11 @@ public final class JobStore {
 
 	/**
 	 * Take out of each queue's timeline list set (see {@code timeline} in
-	 * {@code prelude.lua}) the ids whose list is gone, and those whose job is gone, whose
-	 * list then expires after the keep time of a finished job's timeline. The set is
-	 * walked with SSCAN, a bounded number of members per script call, until it was walked
-	 * whole or {@code maxCalls} calls were made per queue. Runs whether the topic's
-	 * timeline is on or not: a set left when it was turned off is emptied too.
+	 * {@code lib/timeline.lua}) the ids whose list is gone, and those whose job is gone,
+	 * whose list then expires after the keep time of a finished job's timeline. The set
+	 * is walked with SSCAN, a bounded number of members per script call, until it was
+	 * walked whole or {@code maxCalls} calls were made per queue. Runs whether the
+	 * topic's timeline is on or not: a set left when it was turned off is emptied too.
 	 * @param topic the topic
 	 * @param maxCalls the most script calls per queue
 	 * @return how many ids left the sets

@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads job timelines: a job's steps from its queue's step log and from its own list (see
- * {@code timeline} in {@code prelude.lua}), in the job's own queue first, then in the
- * topic's other queues, the log read in calls of a bounded size.
+ * {@code timeline} in {@code lib/timeline.lua}), in the job's own queue first, then in
+ * the topic's other queues, the log read in calls of a bounded size.
  *
  * @author delayqueue contributors
  */

@@ -4,7 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One step of a job's timeline as the scripts record it (see {@code timeline} in
- * {@code prelude.lua}).
+ * {@code lib/timeline.lua}).
  *
  * @param atMillis when, in epoch ms by the Redis clock
  * @param type what happened

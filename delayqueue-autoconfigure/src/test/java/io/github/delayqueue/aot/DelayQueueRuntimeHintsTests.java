@@ -1,6 +1,8 @@
 package io.github.delayqueue.aot;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,15 +22,25 @@ class DelayQueueRuntimeHintsTests {
 
 	@Test
 	void registersEveryLuaScript() throws IOException {
+		assertThat(registeredFiles(DelayQueueRuntimeHints.SCRIPTS, "io/github/delayqueue/store/scripts/"))
+			.contains("claim.lua", "sweep.lua");
+	}
+
+	@Test
+	void registersEveryLuaLibrary() throws IOException {
+		assertThat(registeredFiles(DelayQueueRuntimeHints.LIBRARIES, "io/github/delayqueue/store/scripts/lib/"))
+			.contains("clock.lua", "timeline.lua");
+	}
+
+	private List<String> registeredFiles(String pattern, String folder) throws IOException {
 		RuntimeHints hints = new RuntimeHints();
 		new DelayQueueRuntimeHints().registerHints(hints, getClass().getClassLoader());
-		Resource[] scripts = new PathMatchingResourcePatternResolver()
-			.getResources("classpath*:" + DelayQueueRuntimeHints.SCRIPTS);
-		assertThat(scripts).extracting(Resource::getFilename).contains("claim.lua", "prelude.lua", "sweep.lua");
-		for (Resource script : scripts) {
-			assertThat(RuntimeHintsPredicates.resource()
-				.forResource("io/github/delayqueue/store/scripts/" + script.getFilename())).accepts(hints);
+		List<String> names = new ArrayList<>();
+		for (Resource resource : new PathMatchingResourcePatternResolver().getResources("classpath*:" + pattern)) {
+			assertThat(RuntimeHintsPredicates.resource().forResource(folder + resource.getFilename())).accepts(hints);
+			names.add(resource.getFilename());
 		}
+		return names;
 	}
 
 	@Test

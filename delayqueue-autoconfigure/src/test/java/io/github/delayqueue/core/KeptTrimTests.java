@@ -35,7 +35,7 @@ class KeptTrimTests {
 
 	/**
 	 * The most kept jobs one script call drops ({@code KEPT_DROP_BUDGET} in
-	 * {@code prelude.lua}).
+	 * {@code lib/kept.lua}).
 	 */
 	private static final int BUDGET = 1000;
 

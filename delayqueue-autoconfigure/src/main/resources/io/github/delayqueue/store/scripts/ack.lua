@@ -1,8 +1,9 @@
+-- needs: clock, timeline, successors, kept
 -- ack: RUNNING -> gone, for one or more deliveries of a queue. Each is fenced by its
 -- attempt number: an acknowledgement for a delivery that expired, or was delivered again
--- since, changes nothing. A job with a successor (see take_over in prelude.lua) is not gone:
+-- since, changes nothing. A job with a successor (see lib/successors.lua) is not gone:
 -- its new version takes its place. With the topic's completed retention on, a job that is
--- gone is kept as completed (see keep_finished in prelude.lua).
+-- gone is kept as completed (see keep_finished in lib/kept.lua).
 -- Settled already: before a delivery's time-to-run deadline nothing but that delivery
 -- moves its job out of RUNNING (the sweep requeues only after it, and no other delivery
 -- exists), so a fenced delivery whose deadline is still ahead was settled by this very
@@ -11,7 +12,7 @@
 -- KEYS[1] running, KEYS[2] jobs, KEYS[3] attempts, KEYS[4] errors, KEYS[5] delayed,
 -- KEYS[6] ready, KEYS[7] successors, then the keys of keep_finished: KEYS[8] finished,
 -- KEYS[9] completed, KEYS[10] cancelled, KEYS[11] finished counts, KEYS[12] finished again
--- Timelines (see timeline in prelude.lua): COMPLETED for each delivery acknowledged, by this
+-- Timelines (see lib/timeline.lua): COMPLETED for each delivery acknowledged, by this
 -- instance; the timeline of a job that is gone then expires.
 -- ARGV[1] wake channel, ARGV[2] queue, ARGV[3] the retention argument of keep_finished
 -- ('' when off), ARGV[4] the timeline argument ('' when off), then per delivery: id,

@@ -1,31 +1,9 @@
+-- needs: clock, keys, limits
 -- acquire-permits: admits claimed deliveries of a topic under its limits, on the Redis clock,
 -- for every instance and every partition of the topic alike. Not a transition: the
 -- deliveries are RUNNING already; those not admitted are handed back, uncounted, by the
 -- caller. Deliveries are admitted in order, each while every limit it is under has room.
--- Rate limit: starts are counted in buckets of `width` ms (1 ms up to a period of 10 s, then
--- a ten-thousandth of the period, rounded up), so that the call costs the same whatever the
--- limit: a list, oldest first, holds one entry 'first ms of the bucket, starts so far' per
--- bucket that had a start, the second number a running total since the list began. The
--- head entry only carries the total of the buckets gone before; the starts that count are
--- the tail's total less the head's. A bucket [b, b + width) counts until a period has
--- passed since its last millisecond, that is while b + width - 1 > now - period; a
--- delivery is admitted only while fewer than `limit` starts count.
--- Why no window of one period ever holds more than `limit` starts, wherever it begins (a
--- fixed window would let twice the limit through across its boundary): take any window
--- [s, s + period) and the last admission in it, at n. Every start in the window lies in
--- (n - period, n], since s > n - period; a start at t lies in a bucket with b <= t <=
--- b + width - 1, so it still counted at n (t > n - period), or was admitted in that very
--- call. That call admitted only while the count stayed within `limit`, so the window holds
--- at most `limit` starts. Counting a whole bucket at the window's edge only errs on the
--- safe side: a start may be admitted up to width - 1 ms later than a log of single starts
--- would admit it. Scripts run one at a time, and should the clock step back, a start joins
--- the newest bucket, which counts longer.
--- Each call drops the buckets that stopped counting since the last one and adds to the
--- newest: its cost grows with those buckets, never with the limit or the starts.
--- Global concurrency: the permits hold one member per admitted delivery, scored by its
--- time-to-run deadline. Settling gives it back (release-permits); a permit whose deadline
--- passed is free again, as its delivery is then delivered again, so an instance that died
--- holding permits leaks none.
+-- Rate limits and permits are counted as lib/limits.lua describes.
 -- Groups (JobRequest.Builder#group): each named group of the topic has a rate limit and a
 -- concurrency of its own, counted the same way under keys of its own in the topic's hash
 -- tag ('group-starts:<group>', 'group-permits:<group>'); jobs without a group are bound by
@@ -61,74 +39,11 @@ local held = redis.call('PTTL', KEYS[3])
 if held > 0 then
   return {0, held, now, 0, string.rep('t', asked)}
 end
-local function bucket(entry)
-  local first, total = string.match(entry, '^(%d+) (%d+)$')
-  return tonumber(first), tonumber(total)
-end
--- A rate limit's window at key: drops the buckets that stopped counting and returns the
--- starts that count, with what count_starts needs to add to the newest bucket.
-local function window(key, limit, period)
-  local w = {key = key, limit = limit, period = period, width = math.max(1, math.ceil(period / 10000)),
-    tail = 0, empty = true}
-  local gone = 0
-  local head = redis.call('LINDEX', key, 0)
-  if head then
-    w.empty = false
-    local _
-    _, gone = bucket(head)
-    local oldest = redis.call('LINDEX', key, 1)
-    while oldest do
-      local first, total = bucket(oldest)
-      if first + w.width - 1 > now - period then
-        break
-      end
-      redis.call('LPOP', key)
-      gone = total
-      oldest = redis.call('LINDEX', key, 1)
-    end
-    if oldest then
-      w.newest, w.tail = bucket(redis.call('LINDEX', key, -1))
-    else
-      w.tail = gone
-    end
-  end
-  w.starts = w.tail - gone
-  return w
-end
-local function count_starts(w, n)
-  local first = now - now % w.width
-  local entry = string.format('%.0f %.0f', math.max(first, w.newest or first), w.tail + n)
-  if w.newest and w.newest >= first then
-    redis.call('LSET', w.key, -1, entry)
-  elseif w.empty then
-    -- The head: no bucket gone before.
-    redis.call('RPUSH', w.key, '0 0', entry)
-  else
-    redis.call('RPUSH', w.key, entry)
-  end
-  redis.call('PEXPIRE', w.key, w.period + w.width)
-  w.starts = w.starts + n
-end
--- How long until a full window's oldest counting bucket stops counting.
-local function wait_of(w)
-  local oldest = bucket(redis.call('LINDEX', w.key, 1))
-  return math.max(1, oldest + w.width - 1 + w.period - now)
-end
-local function free_permits(key, concurrency)
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
-  return concurrency - redis.call('ZCARD', key)
-end
-local function add_permits(key, permits, longest)
-  redis.call('ZADD', key, unpack(permits))
-  if redis.call('PTTL', key) < longest then
-    redis.call('PEXPIRE', key, longest)
-  end
-end
 local limit, period, concurrency = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local room = asked
 local topic_window
 if limit > 0 then
-  topic_window = window(KEYS[1], limit, period)
+  topic_window = window(KEYS[1], limit, period, now)
   room = math.max(0, math.min(room, limit - topic_window.starts))
 end
 -- How many listeners are ahead of me in the line, dropping those that stopped asking; and
@@ -151,7 +66,7 @@ end
 local ahead, in_line, permits_short = 0, false, false
 if concurrency > 0 and room > 0 then
   ahead, in_line = line_ahead()
-  local free = math.max(0, free_permits(KEYS[2], concurrency) - ahead)
+  local free = math.max(0, free_permits(KEYS[2], concurrency, now) - ahead)
   permits_short = free < room
   room = math.min(room, free)
 end
@@ -165,12 +80,13 @@ local function group_state(group)
   end
   g = {room = asked, admitted = 0, permits = {}, longest = 0}
   if group_limit > 0 then
-    g.window = window(queue_key(KEYS[1], 'start-counts', 'group-starts:' .. group), group_limit, group_period)
+    local starts = queue_key(KEYS[1], 'start-counts', 'group-starts:' .. group)
+    g.window = window(starts, group_limit, group_period, now)
     g.room = math.min(g.room, group_limit - g.window.starts)
   end
   if group_concurrency > 0 then
     g.permits_key = queue_key(KEYS[2], 'permits', 'group-permits:' .. group)
-    g.room = math.min(g.room, free_permits(g.permits_key, group_concurrency))
+    g.room = math.min(g.room, free_permits(g.permits_key, group_concurrency, now))
   end
   groups[group] = g
   group_order[#group_order + 1] = group
@@ -211,7 +127,7 @@ for i = 1, asked do
 end
 if admitted > 0 then
   if topic_window then
-    count_starts(topic_window, admitted)
+    count_starts(topic_window, admitted, now)
   end
   if concurrency > 0 then
     add_permits(KEYS[2], permits, longest)
@@ -219,7 +135,7 @@ if admitted > 0 then
 end
 local wait = -1
 if refused_by_topic and topic_window and topic_window.starts >= limit then
-  wait = wait_of(topic_window)
+  wait = wait_of(topic_window, now)
 end
 if admitted > 0 and in_line then
   redis.call('ZREM', KEYS[4], me)
@@ -244,14 +160,14 @@ for _, group in ipairs(group_order) do
   local g = groups[group]
   if g.admitted > 0 then
     if g.window then
-      count_starts(g.window, g.admitted)
+      count_starts(g.window, g.admitted, now)
     end
     if g.permits_key then
       add_permits(g.permits_key, g.permits, g.longest)
     end
   end
   if g.refused then
-    local group_wait = (g.window and g.window.starts >= group_limit) and wait_of(g.window) or -1
+    local group_wait = (g.window and g.window.starts >= group_limit) and wait_of(g.window, now) or -1
     out[#out + 1] = group
     out[#out + 1] = group_wait
     refused_groups[#refused_groups + 1] = group

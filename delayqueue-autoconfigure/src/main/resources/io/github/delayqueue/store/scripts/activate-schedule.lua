@@ -1,3 +1,4 @@
+-- needs: clock, timeline, schedules, schedule-jobs
 -- activate-schedule: a schedule's definition takes effect in its topic: stored, and its
 -- state created or moved to the new definition. A new schedule starts at the first tick
 -- after now. A changed one whose next tick has not fallen due goes on from the first tick
@@ -9,12 +10,12 @@
 -- answered with ('behind') and calls again; it is taken only while N is still the state's.
 -- A paused schedule stays paused; a disabled one has no next tick (a tick that fell due
 -- under the old definition is decided at once). The same definition again changes
--- nothing. See schedule-prelude.lua for the state.
+-- nothing. See lib/schedules.lua for the state.
 -- KEYS[1] schedule states, KEYS[2] schedule definitions (hash id -> JSON), KEYS[3] jobs,
 -- KEYS[4] ready, KEYS[5] dead, KEYS[6] attempts, KEYS[7] errors, KEYS[8] the log
 -- ARGV[1] id, ARGV[2] hash, ARGV[3] definition JSON, ARGV[4] enabled (1|0), ARGV[5] record
 -- tail of the new definition, ARGV[6] log length, ARGV[7] cutoff (must not be after now),
--- ARGV[8] the timeline argument (see timeline in prelude.lua; '' when off), ARGV[9] n, then
+-- ARGV[8] the timeline argument (see lib/timeline.lua; '' when off), ARGV[9] n, then
 -- n ticks, ascending, every tick after the cutoff up to the last one, which is after now,
 -- then optionally the N answered by 'behind' and the new definition's first tick at or
 -- after it

@@ -1,14 +1,15 @@
+-- needs: clock, timeline, errors, successors
 -- bury: RUNNING -> DEAD, keeping the reason as the job's last error. Fenced by the
 -- delivery's attempt number.
 -- A fenced delivery whose deadline is still ahead was buried by this very call's first run,
 -- sent again after its reply was lost (see ack.lua): it counts as buried.
--- A job with a successor (see take_over in prelude.lua) does not die: its new version takes
+-- A job with a successor (see lib/successors.lua) does not die: its new version takes
 -- its place.
 -- KEYS[1] running, KEYS[2] dead (zset id -> ms), KEYS[3] attempts, KEYS[4] errors, KEYS[5] jobs,
 -- KEYS[6] delayed, KEYS[7] ready, KEYS[8] successors
 -- ARGV[1] id, ARGV[2] attempt, ARGV[3] error, ARGV[4] the delivery's deadline ms as the
 -- claim set it, or -1, ARGV[5] wake channel, ARGV[6] queue, ARGV[7] the timeline argument
--- (see timeline in prelude.lua; '' or absent when off): FAILED (the error's first line, cut
+-- (see lib/timeline.lua; '' or absent when off): FAILED (the error's first line, cut
 -- short), then DEAD
 -- Returns 1 if buried (now or by the first run), 2 if its successor took its place, 0 if
 -- fenced

@@ -1,6 +1,7 @@
+-- needs: groups
 -- count-states: counts a queue's jobs in each state in one consistent read. Not a transition.
 -- Ids in the claiming list count as ready: they are on their way to a consumer, and so do
--- those waiting for their group's turn (see claim.lua). Ghost
+-- those waiting for their group's turn (see lib/group-turns.lua). Ghost
 -- entries of the two lists (see claim.lua) are not jobs: their total, ghosts[''], is taken
 -- off.
 -- KEYS[1] delayed, KEYS[2] ready, KEYS[3] claiming, KEYS[4] running, KEYS[5] dead,

@@ -1,3 +1,4 @@
+-- needs: clock, groups
 -- count-unsettled: for tests (the delayqueue-test module), not used by the queue itself.
 -- Counts in one consistent read what a queue still has to do now: DELAYED jobs whose due
 -- time has come (the scheduler has yet to move them), READY jobs and RUNNING deliveries.

@@ -1,3 +1,4 @@
+-- needs: clock, declarations
 -- declare-schedules: decides, across instances, which definition of each schedule holds.
 -- Running instances declare the schedules of their configuration (YAML, @Recurring) and
 -- renew the declaration periodically; definitions saved at run time are declared once and
@@ -6,20 +7,8 @@
 -- the new definition holds from the first new instance on, and an old instance that starts
 -- again does not bring the old one back; once no instance declares the new one any more
 -- (a rollback), the old one holds again. A declaration not renewed within 'grace' ms is
--- forgotten; a schedule with none left is removed by the 'expire' pass.
--- A schedule's declarations are one field of the declarations hash, entries separated by
--- ';', each "hash topic first last kind" (kind d declared, r saved at run time); each
--- definition's JSON is the field "<id> <hash>" of the definitions hash; the registry maps
--- each schedule to the topic of the definition that holds.
--- Renewals: an instance declares all its schedules ('declare', then 'adopt') only when
--- they changed; then, each heartbeat, it renews them all at once ('renew'): one field of
--- the renewals hash per instance, "<set> <last>", where the set names the instance's
--- declared definitions, a field of the sets hash ("<id> <hash>" entries separated by ';').
--- A declaration's 'last' is therefore the latest of its entry's own and of the renewals
--- of every set that holds it (see renewed()). Which definition holds changes with time
--- only when a set starts or stops being renewed within 'live': 'renew' answers with the
--- sets renewed within it, and an instance that sees them differ declares again, so that
--- whose definition holds is decided as when every declaration was renewed one by one.
+-- forgotten; a schedule with none left is removed by the 'expire' pass. How declarations
+-- and their renewals are stored: lib/declarations.lua.
 -- KEYS[1] declarations, KEYS[2] definitions, KEYS[3] registry (hash id -> topic),
 -- KEYS[4] renewals (hash instance -> "set last"), KEYS[5] sets (hash set -> entries)
 -- ARGV[1] live ms, ARGV[2] grace ms, ARGV[3] mode, then:
@@ -38,147 +27,19 @@
 --   expire:  {now, per removed schedule: id, topic}
 -- The live sets: the sets renewed within 'live', sorted, separated by ','.
 local now = redis_now()
-local live_since = now - tonumber(ARGV[1])
-local kept_since = now - tonumber(ARGV[2])
+local k = {declarations = KEYS[1], definitions = KEYS[2], registry = KEYS[3], renewals = KEYS[4],
+  sets = KEYS[5]}
+local since = {live = now - tonumber(ARGV[1]), kept = now - tonumber(ARGV[2])}
 local mode = ARGV[3]
-
--- The latest renewal of each set, by set.
-local function set_renewals()
-  local latest = {}
-  local raw = redis.call('HGETALL', KEYS[4])
-  for j = 1, #raw, 2 do
-    local set, last = string.match(raw[j + 1], '^(%S+) (%d+)$')
-    last = tonumber(last)
-    if not latest[set] or last > latest[set] then
-      latest[set] = last
-    end
-  end
-  return latest
-end
-
-local function live_sets()
-  local sets = {}
-  for set, last in pairs(set_renewals()) do
-    if last >= live_since then
-      sets[#sets + 1] = set
-    end
-  end
-  table.sort(sets)
-  return table.concat(sets, ',')
-end
-
--- The latest renewal of each declared definition, by "<id> <hash>".
-local function renewed()
-  local marks = {}
-  for set, last in pairs(set_renewals()) do
-    local entries = redis.call('HGET', KEYS[5], set)
-    if entries then
-      for entry in string.gmatch(entries, '[^;]+') do
-        if not marks[entry] or last > marks[entry] then
-          marks[entry] = last
-        end
-      end
-    end
-  end
-  return marks
-end
-
-local function entries_of(id, marks)
-  local raw = redis.call('HGET', KEYS[1], id)
-  local entries = {}
-  if raw then
-    for text in string.gmatch(raw, '[^;]+') do
-      local hash, topic, first, last, kind = string.match(text, '^(%S+) (%S+) (%d+) (%d+) (%a)$')
-      last = math.max(tonumber(last), marks[id .. ' ' .. hash] or 0)
-      entries[#entries + 1] = {hash = hash, topic = topic, first = tonumber(first), last = last, kind = kind}
-    end
-  end
-  return entries
-end
-
-local function store(id, entries)
-  if #entries == 0 then
-    redis.call('HDEL', KEYS[1], id)
-    return
-  end
-  local parts = {}
-  for _, e in ipairs(entries) do
-    parts[#parts + 1] = string.format('%s %s %d %d %s', e.hash, e.topic, e.first, e.last, e.kind)
-  end
-  redis.call('HSET', KEYS[1], id, table.concat(parts, ';'))
-end
-
-local function is_live(e)
-  return e.kind == 'r' or e.last >= live_since
-end
-
-local function declared_live(entries)
-  for _, e in ipairs(entries) do
-    if e.kind == 'd' and e.last >= live_since then
-      return true
-    end
-  end
-  return false
-end
-
--- Keeps the entries still declared within grace (and run-time ones); forgets the others'
--- definitions.
-local function prune(id, entries)
-  local kept = {}
-  for _, e in ipairs(entries) do
-    if e.kind == 'r' or e.last >= kept_since then
-      kept[#kept + 1] = e
-    else
-      redis.call('HDEL', KEYS[2], id .. ' ' .. e.hash)
-    end
-  end
-  return kept
-end
-
-local function holder(entries)
-  local best
-  for _, e in ipairs(entries) do
-    if is_live(e) and (not best or e.first > best.first or (e.first == best.first and e.hash > best.hash)) then
-      best = e
-    end
-  end
-  if not best then
-    for _, e in ipairs(entries) do
-      if not best or e.last > best.last then
-        best = e
-      end
-    end
-  end
-  return best
-end
-
-local function register(id, topic)
-  local before = redis.call('HGET', KEYS[3], id)
-  if before == topic then
-    return ''
-  end
-  redis.call('HSET', KEYS[3], id, topic)
-  return before or ''
-end
-
-local function forget(id, entries)
-  for _, e in ipairs(entries) do
-    redis.call('HDEL', KEYS[2], id .. ' ' .. e.hash)
-  end
-  redis.call('HDEL', KEYS[1], id)
-  local before = redis.call('HGET', KEYS[3], id)
-  redis.call('HDEL', KEYS[3], id)
-  return before or ''
-end
 
 local out = {now}
 if mode == 'declare' then
-  local marks = renewed()
+  local marks = renewed(k)
   for i = 4, #ARGV, 4 do
     local id, hash, topic, json = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
     local entries = {}
     local found = false
-    for _, e in ipairs(entries_of(id, marks)) do
+    for _, e in ipairs(entries_of(k, id, marks)) do
       -- A declaration replaces what was saved at run time.
       if e.kind == 'd' then
         if e.hash == hash then
@@ -197,20 +58,20 @@ if mode == 'declare' then
       entries[#entries + 1] = {hash = hash, topic = topic, first = now, last = now, kind = 'd'}
       redis.call('HSET', KEYS[2], id .. ' ' .. hash, json)
     end
-    entries = prune(id, entries)
-    store(id, entries)
-    local best = holder(entries)
+    entries = prune(k, id, entries, since)
+    store(k, id, entries)
+    local best = holder(entries, since)
     out[#out + 1] = id
     out[#out + 1] = best.hash
     out[#out + 1] = best.topic
-    out[#out + 1] = register(id, best.topic)
+    out[#out + 1] = register(k, id, best.topic)
     out[#out + 1] = redis.call('HGET', KEYS[2], id .. ' ' .. best.hash)
   end
 elseif mode == 'adopt' then
   local instance, set = ARGV[4], ARGV[5]
   redis.call('HSET', KEYS[5], set, ARGV[6])
   redis.call('HSET', KEYS[4], instance, set .. ' ' .. now)
-  out[#out + 1] = live_sets()
+  out[#out + 1] = live_sets(k, since)
 elseif mode == 'renew' then
   -- Two commands and one read of the renewals, whatever the number of schedules.
   local instance, set = ARGV[4], ARGV[5]
@@ -218,15 +79,15 @@ elseif mode == 'renew' then
   if renewal and string.match(renewal, '^(%S+) ') == set then
     redis.call('HSET', KEYS[4], instance, set .. ' ' .. now)
     out[#out + 1] = 'renewed'
-    out[#out + 1] = live_sets()
+    out[#out + 1] = live_sets(k, since)
   else
     out[#out + 1] = 'unknown'
     out[#out + 1] = ''
   end
 elseif mode == 'save' then
   local id, hash, topic, json = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
-  local entries = entries_of(id, renewed())
-  if declared_live(entries) then
+  local entries = entries_of(k, id, renewed(k))
+  if declared_live(entries, since) then
     out[#out + 1] = 'declared'
     out[#out + 1] = ''
   else
@@ -236,14 +97,14 @@ elseif mode == 'save' then
       end
     end
     redis.call('HSET', KEYS[2], id .. ' ' .. hash, json)
-    store(id, {{hash = hash, topic = topic, first = now, last = now, kind = 'r'}})
+    store(k, id, {{hash = hash, topic = topic, first = now, last = now, kind = 'r'}})
     out[#out + 1] = 'saved'
-    out[#out + 1] = register(id, topic)
+    out[#out + 1] = register(k, id, topic)
   end
 elseif mode == 'delete' then
   local id = ARGV[4]
-  local entries = entries_of(id, renewed())
-  if declared_live(entries) then
+  local entries = entries_of(k, id, renewed(k))
+  if declared_live(entries, since) then
     out[#out + 1] = 'declared'
     out[#out + 1] = ''
   elseif #entries == 0 and not redis.call('HGET', KEYS[3], id) then
@@ -251,19 +112,19 @@ elseif mode == 'delete' then
     out[#out + 1] = ''
   else
     out[#out + 1] = 'deleted'
-    out[#out + 1] = forget(id, entries)
+    out[#out + 1] = forget(k, id, entries)
   end
 elseif mode == 'expire' then
-  local marks = renewed()
+  local marks = renewed(k)
   local all = redis.call('HKEYS', KEYS[1])
   for _, id in ipairs(all) do
-    local entries = entries_of(id, marks)
-    local kept = prune(id, entries)
+    local entries = entries_of(k, id, marks)
+    local kept = prune(k, id, entries, since)
     if #kept == 0 then
       out[#out + 1] = id
-      out[#out + 1] = forget(id, entries)
+      out[#out + 1] = forget(k, id, entries)
     elseif #kept < #entries then
-      store(id, kept)
+      store(k, id, kept)
     end
   end
   -- Renewals not renewed within grace (instances gone), and the sets none renews.
@@ -271,7 +132,7 @@ elseif mode == 'expire' then
   local renewed_sets = {}
   for j = 1, #renewals, 2 do
     local set, last = string.match(renewals[j + 1], '^(%S+) (%d+)$')
-    if tonumber(last) < kept_since then
+    if tonumber(last) < since.kept then
       redis.call('HDEL', KEYS[4], renewals[j])
     else
       renewed_sets[set] = true

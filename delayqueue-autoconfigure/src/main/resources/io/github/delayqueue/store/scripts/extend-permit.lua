@@ -1,3 +1,4 @@
+-- needs: clock, keys
 -- extend-permit: a delivery whose time to run was extended keeps its global concurrency
 -- permit and its group's (see acquire-permits) as long. Not a transition. A permit given
 -- back or expired stays so, and a deadline never moves earlier.

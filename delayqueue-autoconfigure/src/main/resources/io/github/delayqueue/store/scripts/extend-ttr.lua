@@ -1,3 +1,4 @@
+-- needs: clock
 -- extend-ttr: a RUNNING delivery's time-to-run deadline moves later, so that a handler that
 -- legitimately runs long keeps its delivery. Fenced by the delivery's attempt number like
 -- ack.lua, and refused once the deadline has passed, even before a sweep requeued the job:

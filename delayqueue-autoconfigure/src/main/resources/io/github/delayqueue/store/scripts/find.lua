@@ -1,6 +1,7 @@
+-- needs: none
 -- find: reads one job and works out its state. Not a transition.
 -- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] running, KEYS[4] dead, KEYS[5] attempts, KEYS[6] errors,
--- KEYS[7] finished (see keep_finished in prelude.lua)
+-- KEYS[7] finished (see keep_finished in lib/kept.lua)
 -- ARGV[1] id
 -- Returns {} when the job is gone and not kept, else {record, state, attempts, last error or
 -- '', time of death (the dead set's score) or ''}, and for a kept finished job (state

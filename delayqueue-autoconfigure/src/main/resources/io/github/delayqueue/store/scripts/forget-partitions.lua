@@ -1,3 +1,4 @@
+-- needs: none
 -- forget-partitions: partitions marked retired (retire-partition.lua) leave their topic's
 -- partition set, so that consumers and schedulers stop watching them; run on the topic's
 -- slot. A sender that met a retirement mark counts a revival here before it writes

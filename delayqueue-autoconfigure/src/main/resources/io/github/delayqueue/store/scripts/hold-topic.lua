@@ -1,3 +1,4 @@
+-- needs: none
 -- hold-topic: holds a whole topic back for a while on every instance: acquire-permits admits
 -- none of its deliveries until the mark expires. Not a transition. A shorter hold never
 -- cuts a longer one short.

@@ -1,6 +1,7 @@
+-- needs: clock, schedules
 -- pause-schedule: pauses or resumes a schedule. A paused schedule has no next tick; ticks
 -- falling due while it is paused are neither run nor counted as missed. A resume starts
--- again at the first tick after now. See schedule-prelude.lua for the state.
+-- again at the first tick after now. See lib/schedules.lua for the state.
 -- KEYS[1] schedule states
 -- ARGV[1] id, ARGV[2] 1 to pause or 0 to resume; to resume also ARGV[3] hash, ARGV[4]
 -- enabled (1|0), ARGV[5] cutoff (must not be after now), ARGV[6] n, then n ticks,

@@ -1,3 +1,4 @@
+-- needs: none
 -- pause: marks a queue as paused, or removes the mark. Not a transition: claim.lua takes no
 -- job of a queue while its mark exists. A script, so that the marks of every queue of a
 -- topic are written in one pipelined round trip.

@@ -1,3 +1,4 @@
+-- needs: clock, timeline, schedules, schedule-jobs
 -- produce-tick: decides the ticks of schedules of one topic that fell due, each exactly
 -- once however many instances call it at once: a schedule's part of the call is applied
 -- only while the state's next tick N is the one the caller expects, and the time is read
@@ -11,10 +12,10 @@
 --    later due ticks the misfire policy decides which run: once the latest, skip none,
 --    all the latest 'limit' of them, oldest first (overlap: skip applies to the run as to
 --    an on-time tick); the others are missed.
--- Then the first tick after now becomes N. See schedule-prelude.lua for the state.
+-- Then the first tick after now becomes N. See lib/schedules.lua for the state.
 -- KEYS[1] schedule states (hash id -> state), KEYS[2] jobs, KEYS[3] ready, KEYS[4] dead,
 -- KEYS[5] attempts, KEYS[6] errors, KEYS[6 + i] the log of the i-th schedule
--- ARGV[1] log length, ARGV[2] the timeline argument (see timeline in prelude.lua; '' when
+-- ARGV[1] log length, ARGV[2] the timeline argument (see lib/timeline.lua; '' when
 -- off: a job written starts its timeline with SENT), ARGV[3] how far ahead of the Redis
 -- clock the ticks are decided, ms (0 but for tests that move a topic's time forward, see
 -- DelayQueueTester), then per schedule: id, hash, expected N, misfire (once|skip|all),

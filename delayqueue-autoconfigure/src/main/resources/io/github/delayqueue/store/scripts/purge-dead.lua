@@ -1,9 +1,10 @@
+-- needs: clock, timeline
 -- purge-dead: DEAD -> gone for jobs that died at or before a cutoff.
 -- KEYS[1] dead, KEYS[2] jobs, KEYS[3] attempts, KEYS[4] errors
--- ARGV[1] cutoff: '+inf' for all, else an age in ms measured back from the Redis clock
+-- ARGV[1] cutoff: '+inf' for all, else an age in ms counted back from the Redis clock
 -- ARGV[2] most jobs to purge
 -- ARGV[3] optional: the one job to purge if it is dead, whenever it died ('' for none)
--- ARGV[4] optional: the key prefix of the topic's timelines (see timeline in prelude.lua):
+-- ARGV[4] optional: the key prefix of the topic's timelines (see lib/timeline.lua):
 -- a purged job's timeline goes with it (and its id from the list set), whether the topic
 -- records timelines now or not
 -- Returns how many jobs were purged

@@ -1,5 +1,6 @@
+-- needs: clock
 -- read-finished: one page of a queue's kept finished jobs of one outcome (see keep_finished
--- in prelude.lua), the most recent first. Not a transition.
+-- in lib/kept.lua), the most recent first. Not a transition.
 -- KEYS[1] the outcome's batch list (completed or cancelled), KEYS[2] finished,
 -- KEYS[3] finished counts
 -- ARGV[1] the outcome, C or X, ARGV[2] offset, ARGV[3] count, at most 1,000, ARGV[4] 'head'

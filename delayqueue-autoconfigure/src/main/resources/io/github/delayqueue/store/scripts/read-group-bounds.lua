@@ -1,3 +1,4 @@
+-- needs: clock, keys
 -- read-group-bounds: how each of some groups of a topic stands against its own bounds (see
 -- acquire-permits), for display. Not a transition.
 -- KEYS[1] the topic's permits (zset), after which the group keys are named

@@ -1,4 +1,5 @@
--- read-groups: the groups whose READY jobs wait for their turn in a queue (see claim.lua),
+-- needs: keys
+-- read-groups: the groups whose READY jobs wait for their turn in a queue (see lib/group-turns.lua),
 -- with how many wait in each, the next group's first. Not a transition.
 -- KEYS[1] the queue's ready list, after which the group keys are named
 -- ARGV[1] most groups to read

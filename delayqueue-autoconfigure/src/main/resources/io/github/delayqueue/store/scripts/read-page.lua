@@ -1,7 +1,8 @@
+-- needs: keys, groups
 -- read-page: part of a page of a queue's jobs in one state, oldest first. Not a transition.
 -- DELAYED, RUNNING and DEAD pages come from their sorted sets by rank (due time, deadline,
 -- time of death). READY pages come from the consuming end: the claiming list, the ready
--- list from its right end, then the jobs waiting for their group's turn (see claim.lua).
+-- list from its right end, then the jobs waiting for their group's turn (see lib/group-turns.lua).
 -- There offsets count jobs, as count-states does, never ghost entries (see claim.lua):
 -- every READY job is on exactly one page, once, at its first entry. Without ghosts every
 -- entry is a READY job of its own and the page is read straight from its position. With
@@ -52,7 +53,7 @@ else
   local listed = claiming + redis.call('LLEN', KEYS[1])
   local parked = parked_entries(KEYS[1])
   local total = listed + parked
-  -- The group lists (see claim.lua) in turn order, each {key, length}, read once if needed.
+  -- The group lists (see lib/group-turns.lua) in turn order, each {key, length}, read once if needed.
   local lists
   local function group_lists()
     if not lists then

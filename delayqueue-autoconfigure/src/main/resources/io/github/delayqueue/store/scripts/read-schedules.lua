@@ -1,3 +1,4 @@
+-- needs: clock
 -- read-schedules: reads schedules for the consoles and the loop that produces ticks, in
 -- one consistent read per hash tag. With ARGV[1] '*', the Redis time and hashes whole (the
 -- registry and the declarations). Otherwise a topic's: its schedules' definitions and states, whole, and

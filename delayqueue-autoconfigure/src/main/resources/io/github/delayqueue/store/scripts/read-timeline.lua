@@ -1,4 +1,5 @@
--- read-timeline: one job's steps (see timeline in prelude.lua), from its list and from its
+-- needs: timeline
+-- read-timeline: one job's steps (see lib/timeline.lua), from its list and from its
 -- queue's step log, in calls that each read a bounded part of the log, so that a long log
 -- never holds Redis up for long. Not a transition.
 -- The log is read from the slot of the job's first send (its record's created time, pending

@@ -1,3 +1,4 @@
+-- needs: keys
 -- release-permits: settled or handed-back deliveries give back their global concurrency
 -- permits and their group's (see acquire-permits). Not a transition. Giving back a permit
 -- that expired, or was given back before, changes nothing.

@@ -1,14 +1,15 @@
+-- needs: clock, keys, timeline, successors, groups
 -- release: RUNNING -> READY for a delivery that was claimed but never started (the
 -- consumer is shutting down). The delivery is not counted, and the job goes to the
 -- consuming end of the ready list so another consumer takes it at once.
 -- Ghosts (see claim.lua): the job was RUNNING, so it had no entry in the ready list; its
 -- one new entry (in the ready list or its group's line) keeps the ghost invariant.
--- A job with a successor (see take_over in prelude.lua) is not released: its new version
+-- A job with a successor (see lib/successors.lua) is not released: its new version
 -- takes its place.
 -- KEYS[1] running, KEYS[2] ready, KEYS[3] attempts, KEYS[4] jobs, KEYS[5] delayed,
 -- KEYS[6] errors, KEYS[7] successors
 -- ARGV[1] id, ARGV[2] attempt, ARGV[3] wake channel, ARGV[4] queue, ARGV[5] the timeline
--- argument (see timeline in prelude.lua; '' or absent when off): RELEASED
+-- argument (see lib/timeline.lua; '' or absent when off): RELEASED
 -- Returns 1 if released (or replaced by its successor), 0 if fenced
 local id = ARGV[1]
 if not redis.call('ZSCORE', KEYS[1], id) or redis.call('HGET', KEYS[3], id) ~= ARGV[2] then
@@ -28,7 +29,7 @@ end
 if redis.call('HINCRBY', KEYS[3], id, -1) <= 0 then
   redis.call('HDEL', KEYS[3], id)
 end
--- A queue whose jobs take turns by group (see claim.lua): with a job put forward, the job
+-- A queue whose jobs take turns by group (see lib/group-turns.lua): with a job put forward, the job
 -- goes back to the head of its group's line, where it was, rather than behind the jobs of
 -- its group that became ready after it; without one, it is put forward itself, so that a
 -- waiting consumer wakes for it and a claim that holds its group returns it to the head

@@ -1,3 +1,4 @@
+-- needs: none
 -- remove-schedule: removes a schedule from its topic: its definition, state and log. Jobs
 -- its ticks produced are ordinary jobs and left to run.
 -- KEYS[1] schedule states, KEYS[2] schedule definitions, KEYS[3] the schedule's log

@@ -1,10 +1,11 @@
+-- needs: clock, timeline
 -- requeue-dead: DEAD -> READY with attempts reset and the due time set to now. The last
 -- error is kept for reference.
 -- Ghosts (see claim.lua): the job was DEAD, so it had no live entry in the ready list; it
 -- gets one only when it has a record and so becomes READY, which keeps the ghost invariant.
 -- KEYS[1] dead, KEYS[2] ready, KEYS[3] jobs, KEYS[4] attempts
 -- ARGV[1] id, or '' for the oldest dead jobs, ARGV[2] most jobs to requeue, ARGV[3] the
--- timeline argument (see timeline in prelude.lua; '' or absent when off), ARGV[4] who asked
+-- timeline argument (see lib/timeline.lua; '' or absent when off), ARGV[4] who asked
 -- (api, endpoint, dashboard), the REQUEUED event's detail
 -- Returns how many jobs were requeued
 local now = redis_now()

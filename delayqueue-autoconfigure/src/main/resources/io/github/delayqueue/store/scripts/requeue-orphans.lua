@@ -1,3 +1,4 @@
+-- needs: none
 -- requeue-orphans: claiming -> READY for ids that a consumer moved out of the ready list
 -- but never claimed (it stopped, or died between BLMOVE and claim). Only ids still in the
 -- claiming list move, so a claim that completes meanwhile wins.

@@ -1,3 +1,4 @@
+-- needs: clock, timeline
 -- reschedule: DELAYED or READY -> DELAYED (or READY for a zero delay) with a new due time
 -- from the Redis clock. RUNNING and DEAD jobs are not rescheduled. Never searches the
 -- ready list, whatever its length: a READY job given a delay leaves its id in the ready
@@ -8,7 +9,7 @@
 -- KEYS[1] jobs, KEYS[2] delayed, KEYS[3] ready, KEYS[4] running, KEYS[5] dead,
 -- KEYS[6] ghosts (hash id -> ghost entries, '' -> their total)
 -- ARGV[1] id, ARGV[2] delay ms, ARGV[3] wake channel, ARGV[4] topic, ARGV[5] the timeline
--- argument (see timeline in prelude.lua; '' or absent when off): RESCHEDULED with the new
+-- argument (see lib/timeline.lua; '' or absent when off): RESCHEDULED with the new
 -- due time
 -- Returns {1, due ms} if rescheduled, {0, -1} if the job was gone, running or dead
 -- O(1) and O(log N) commands only.

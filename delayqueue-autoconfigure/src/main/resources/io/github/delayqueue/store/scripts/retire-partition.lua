@@ -1,3 +1,4 @@
+-- needs: keys
 -- retire-partition: a partition that its topic's configuration no longer has, and that is
 -- drained, leaves service; run on the partition's own slot. Every key that can hold a
 -- job of it is checked in one command: only when none exists does it get its retirement
@@ -15,7 +16,7 @@ if redis.call('EXISTS', unpack(KEYS, 1, 10)) > 0 then
   return 0
 end
 redis.call('SET', KEYS[11], ARGV[1])
--- A job waiting for its group's turn (see claim.lua) has its record or a ghost: with none
+-- A job waiting for its group's turn (see lib/group-turns.lua) has its record or a ghost: with none
 -- left, the groups hash holds no entries, and a revived partition starts without it.
 redis.call('DEL', queue_key(KEYS[3], 'ready', 'groups'))
 redis.call('DEL', KEYS[12])

@@ -1,3 +1,4 @@
+-- needs: clock, timeline, errors, successors
 -- retry: RUNNING -> DELAYED (or READY when the backoff is zero) after a failed delivery
 -- that has attempts left. Fenced by the delivery's attempt number. The new due time is
 -- written into the record so that the next delivery reports it.
@@ -6,14 +7,14 @@
 -- A fenced delivery whose deadline is still ahead was retried by this very call's first run,
 -- sent again after its reply was lost (see ack.lua): it counts as scheduled, at the due time
 -- that run wrote.
--- A job with a successor (see take_over in prelude.lua) is not retried: its new version takes
+-- A job with a successor (see lib/successors.lua) is not retried: its new version takes
 -- its place, due at its own time.
 -- KEYS[1] running, KEYS[2] delayed, KEYS[3] ready, KEYS[4] jobs, KEYS[5] attempts, KEYS[6] errors,
 -- KEYS[7] successors
 -- ARGV[1] id, ARGV[2] attempt, ARGV[3] backoff ms, ARGV[4] error, ARGV[5] wake channel, ARGV[6] queue,
 -- ARGV[7] the delivery's deadline ms as the claim set it (optional), ARGV[8] '1' to give the
 -- delivery's attempt back (the job was refused for a while, it did not fail; optional),
--- ARGV[9] the timeline argument (see timeline in prelude.lua; '' or absent when off): a
+-- ARGV[9] the timeline argument (see lib/timeline.lua; '' or absent when off): a
 -- failure records FAILED (the error's first line, cut short) and RETRIED with the new due
 -- time, a job given its attempt back RETRIED only
 -- Returns {1, due ms} if scheduled (now or by the first run), {0, -1} if fenced

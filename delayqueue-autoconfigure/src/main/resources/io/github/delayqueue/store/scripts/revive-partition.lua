@@ -1,3 +1,4 @@
+-- needs: none
 -- revive-partition: a send met a partition's retirement mark: the partition goes back into
 -- its topic's partition set, and the revival is counted, so that a retirement under way
 -- can no longer take it out (see forget-partitions.lua); run on the topic's slot. The

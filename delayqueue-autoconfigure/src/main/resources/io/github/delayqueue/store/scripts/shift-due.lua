@@ -1,3 +1,4 @@
+-- needs: clock
 -- shift-due: for tests (the delayqueue-test module), not used by the queue itself. Moves a
 -- queue's clock-driven times earlier, as if time had passed for it: DELAYED jobs stay
 -- DELAYED with their due times (the sorted set's scores, and the due and creation times in

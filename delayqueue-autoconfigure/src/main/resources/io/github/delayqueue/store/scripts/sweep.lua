@@ -1,3 +1,4 @@
+-- needs: clock, timeline, successors
 -- sweep: the two transitions the clock drives, for one topic, in one call:
 -- DELAYED -> READY for jobs whose due time has come, oldest first. The ready list is
 -- consumed from its right end, so jobs pushed on the left in due order are taken in due
@@ -10,12 +11,12 @@
 -- holds something.
 -- Ghosts (see claim.lua): ids are pushed on the ready list only for jobs that become READY
 -- here (DELAYED or RUNNING before), which keeps the ghost invariant.
--- An expired delivery of a job with a successor (see take_over in prelude.lua) is neither
+-- An expired delivery of a job with a successor (see lib/successors.lua) is neither
 -- requeued nor dead: its new version takes its place, and counts as requeued.
 -- KEYS[1] delayed (zset id -> due ms), KEYS[2] ready (list), KEYS[3] running (zset id ->
 -- deadline ms), KEYS[4] dead (zset id -> ms), KEYS[5] jobs, KEYS[6] attempts (hash id ->
 -- deliveries), KEYS[7] errors (hash id -> text), KEYS[8] successors
--- Timelines (see timeline in prelude.lua): READY for each job moved there when due; for an
+-- Timelines (see lib/timeline.lua): READY for each job moved there when due; for an
 -- expired delivery EXPIRED, then RETRIED (due now) or DEAD; no instance for any of them.
 -- ARGV[1] most jobs to move per transition, ARGV[2] topic's max attempts, ARGV[3] the
 -- timeline argument ('' or absent when off)

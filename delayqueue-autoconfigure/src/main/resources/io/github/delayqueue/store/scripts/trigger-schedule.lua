@@ -1,10 +1,11 @@
+-- needs: clock, timeline, schedules, schedule-jobs
 -- trigger-schedule: puts a job of a schedule into its topic now, READY, besides its ticks,
 -- paused or not; its id is '<schedule id>@<now ms>'. It counts as the latest job for
--- overlap: skip. See schedule-prelude.lua for the state.
+-- overlap: skip. See lib/schedules.lua for the state.
 -- KEYS[1] schedule states, KEYS[2] jobs, KEYS[3] ready, KEYS[4] dead, KEYS[5] attempts,
 -- KEYS[6] errors, KEYS[7] the schedule's log
 -- ARGV[1] id, ARGV[2] hash, ARGV[3] record tail, ARGV[4] log length, ARGV[5] the timeline
--- argument (see timeline in prelude.lua; '' when off: the job starts its timeline with SENT)
+-- argument (see lib/timeline.lua; '' when off: the job starts its timeline with SENT)
 -- Returns {status, job id}; status is 'triggered', 'absent', 'changed' (another
 -- definition: retry) or 'busy' (a job with that id is pending: retry)
 local now = redis_now()

@@ -1,9 +1,10 @@
+-- needs: clock, kept
 -- trim-kept: drops what a queue keeps of its finished jobs beyond its retention or its
--- count cap, as each call that keeps a job does (see drop_kept in prelude.lua), for the
+-- count cap, as each call that keeps a job does (see drop_kept in lib/kept.lua), for the
 -- scheduler's chore: a surplus larger than one call's budget, or one left when no job
 -- finishes any more, goes over the chore's calls, KEPT_DROP_BUDGET jobs at most each.
 -- KEYS[1] finished, KEYS[2] completed list, KEYS[3] cancelled list, KEYS[4] counts,
--- KEYS[5] again (see keep_finished in prelude.lua)
+-- KEYS[5] again (see keep_finished in lib/kept.lua)
 -- ARGV[1] the retention argument of keep_finished ('keep ms:most jobs:instance')
 -- Returns {completed jobs kept, cancelled jobs kept, 1 if the call stopped at its budget
 -- (more may be due), else 0}

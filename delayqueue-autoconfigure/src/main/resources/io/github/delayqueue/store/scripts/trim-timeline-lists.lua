@@ -1,5 +1,6 @@
+-- needs: none
 -- trim-timeline-lists: one bounded step through a queue's list set (see timeline in
--- prelude.lua), for the scheduler's chore. A member leaves the set when its list is gone
+-- lib/timeline.lua), for the scheduler's chore. A member leaves the set when its list is gone
 -- (its job was purged, or sent again with no list), and when its job is gone while its
 -- list is not (the job vanished without an end that ended its timeline, or ended while
 -- the topic's timeline was off): that list then expires after the keep time, as an

@@ -1,3 +1,4 @@
+-- needs: none
 -- unretire-partition: a revived partition (revive-partition.lua) takes jobs again: its
 -- retirement mark goes, unless a later retirement replaced the one the sender met, and its
 -- pause mark follows its topic's; run on the partition's slot. A revival mark, kept for a

@@ -1,5 +1,5 @@
--- schedule-prelude: what the schedule scripts share; prepended to each of them, after
--- prelude.lua.
+-- needs: none
+-- schedules: a schedule's state, its ticks and its log, for the schedule scripts.
 -- A schedule's state, one field of the topic's schedule-states hash, is
 -- "next|hash|paused|last|outcome|missed|lastJob":
 --   next     the tick to decide next, epoch ms (0: none, while paused or disabled)
@@ -33,26 +33,6 @@ local function new_state(hash)
 end
 local function state_text(s)
   return string.format('%d|%s|%s|%d|%s|%d|%d', s.next, s.hash, s.paused, s.last, s.outcome, s.missed, s.lastJob)
-end
--- Writes a job READY, due at a time that came. Returns false when the id is pending. t,
--- from timeline() (nil when the topic's timeline is off), gets the new job's SENT event,
--- by this instance, with the detail saying which schedule sent it.
-local function write_job(keys, id, due, now, tail, t, detail)
-  local record = base36(now) .. '|' .. base36(due) .. '|' .. tail
-  local stored = redis.call('HSETNX', keys.jobs, id, record) == 1
-  if not stored and redis.call('ZREM', keys.dead, id) == 1 then
-    redis.call('HSET', keys.jobs, id, record)
-    redis.call('HDEL', keys.attempts, id)
-    redis.call('HDEL', keys.errors, id)
-    stored = true
-  end
-  if stored then
-    redis.call('LPUSH', keys.ready, id)
-    if t then
-      record_sent(t, now, detail, {id}, {due})
-    end
-  end
-  return stored
 end
 -- The first of ascending ticks after now, or nil when the ticks given do not reach now
 -- or start after it (the caller's estimate of the Redis clock was off): then the call is

@@ -1,0 +1,94 @@
+-- needs: none
+-- limits: a topic's or a group's rate limit and concurrency, counted on the Redis clock;
+-- now is the Redis time of the calling script.
+-- Rate limit: starts are counted in buckets of `width` ms (1 ms up to a period of 10 s, then
+-- a ten-thousandth of the period, rounded up), so that the call costs the same whatever the
+-- limit: a list, oldest first, holds one entry 'first ms of the bucket, starts so far' per
+-- bucket that had a start, the second number a running total since the list began. The
+-- head entry only carries the total of the buckets gone before; the starts that count are
+-- the tail's total less the head's. A bucket [b, b + width) counts until a period has
+-- passed since its last millisecond, that is while b + width - 1 > now - period; a
+-- delivery is admitted only while fewer than `limit` starts count.
+-- Why no window of one period ever holds more than `limit` starts, wherever it begins (a
+-- fixed window would let twice the limit through across its boundary): take any window
+-- [s, s + period) and the last admission in it, at n. Every start in the window lies in
+-- (n - period, n], since s > n - period; a start at t lies in a bucket with b <= t <=
+-- b + width - 1, so it still counted at n (t > n - period), or was admitted in that very
+-- call. That call admitted only while the count stayed within `limit`, so the window holds
+-- at most `limit` starts. Counting a whole bucket at the window's edge only errs on the
+-- safe side: a start may be admitted up to width - 1 ms later than a log of single starts
+-- would admit it. Scripts run one at a time, and should the clock step back, a start joins
+-- the newest bucket, which counts longer.
+-- Each call drops the buckets that stopped counting since the last one and adds to the
+-- newest: its cost grows with those buckets, never with the limit or the starts.
+-- Global concurrency: the permits hold one member per admitted delivery, scored by its
+-- time-to-run deadline. Settling gives it back (release-permits); a permit whose deadline
+-- passed is free again, as its delivery is then delivered again, so an instance that died
+-- holding permits leaks none.
+-- A bucket's entry: its first ms and the running total of starts.
+local function bucket(entry)
+  local first, total = string.match(entry, '^(%d+) (%d+)$')
+  return tonumber(first), tonumber(total)
+end
+-- A rate limit's window at key: drops the buckets that stopped counting and returns the
+-- starts that count, with what count_starts needs to add to the newest bucket.
+local function window(key, limit, period, now)
+  local w = {key = key, limit = limit, period = period, width = math.max(1, math.ceil(period / 10000)),
+    tail = 0, empty = true}
+  local gone = 0
+  local head = redis.call('LINDEX', key, 0)
+  if head then
+    w.empty = false
+    local _
+    _, gone = bucket(head)
+    local oldest = redis.call('LINDEX', key, 1)
+    while oldest do
+      local first, total = bucket(oldest)
+      if first + w.width - 1 > now - period then
+        break
+      end
+      redis.call('LPOP', key)
+      gone = total
+      oldest = redis.call('LINDEX', key, 1)
+    end
+    if oldest then
+      w.newest, w.tail = bucket(redis.call('LINDEX', key, -1))
+    else
+      w.tail = gone
+    end
+  end
+  w.starts = w.tail - gone
+  return w
+end
+local function count_starts(w, n, now)
+  local first = now - now % w.width
+  local entry = string.format('%.0f %.0f', math.max(first, w.newest or first), w.tail + n)
+  if w.newest and w.newest >= first then
+    redis.call('LSET', w.key, -1, entry)
+  elseif w.empty then
+    -- The head: no bucket gone before.
+    redis.call('RPUSH', w.key, '0 0', entry)
+  else
+    redis.call('RPUSH', w.key, entry)
+  end
+  redis.call('PEXPIRE', w.key, w.period + w.width)
+  w.starts = w.starts + n
+end
+-- How long until a full window's oldest counting bucket stops counting.
+local function wait_of(w, now)
+  local oldest = bucket(redis.call('LINDEX', w.key, 1))
+  return math.max(1, oldest + w.width - 1 + w.period - now)
+end
+-- How many of concurrency permits at key are free now; those whose deadline passed are
+-- dropped.
+local function free_permits(key, concurrency, now)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  return concurrency - redis.call('ZCARD', key)
+end
+-- Adds permits (deadline, member pairs) at key, which lasts as long as the longest.
+local function add_permits(key, permits, longest)
+  redis.call('ZADD', key, unpack(permits))
+  if redis.call('PTTL', key) < longest then
+    redis.call('PEXPIRE', key, longest)
+  end
+end

@@ -1,0 +1,2 @@
+-- needs: none
+local function base() return 1 end

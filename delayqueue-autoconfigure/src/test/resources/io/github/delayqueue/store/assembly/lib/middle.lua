@@ -1,0 +1,2 @@
+-- needs: base
+local function middle() return base() end

@@ -1,0 +1,2 @@
+-- needs: base, middle
+local function top() return middle() + base() end

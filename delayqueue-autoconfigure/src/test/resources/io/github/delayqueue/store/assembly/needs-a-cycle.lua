@@ -1,0 +1,2 @@
+-- needs: ping
+return 1

@@ -1,0 +1,2 @@
+-- needs: top, base
+return top()

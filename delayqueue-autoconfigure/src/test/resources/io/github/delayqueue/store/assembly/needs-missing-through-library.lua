@@ -1,0 +1,2 @@
+-- needs: uses-missing
+return 1

@@ -1,0 +1,2 @@
+-- needs: clock-typo
+return 1
