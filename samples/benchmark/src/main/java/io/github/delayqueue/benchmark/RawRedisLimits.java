@@ -274,7 +274,8 @@ final class RawRedisLimits {
 	}
 
 	private static String load(RespConnection connection, DelayQueueScript script) {
-		// The exact text the library runs: the script with the Lua libraries it needs in front.
+		// The exact text the library runs: the script with the Lua libraries it needs in
+		// front.
 		return (String) connection.call("SCRIPT", "LOAD", script.script().getScriptAsString());
 	}
 
