@@ -70,6 +70,8 @@ final class TopicLimitGate {
 
 	private final GroupHolds groupHolds = new GroupHolds(System::nanoTime);
 
+	private final RecentRoundTrips roundTrips = new RecentRoundTrips();
+
 	// Topics left alone because their global concurrency was used up: a permit given back
 	// here ends that at once.
 	private final Set<String> waitingForPermits = ConcurrentHashMap.newKeySet();
@@ -158,8 +160,13 @@ final class TopicLimitGate {
 			String group = limits.groupsBounded() ? JobRecordCodec.groupOf(job.record()) : null;
 			deliveries.add(new Delivery(job.id(), job.attempt(), (ttr != null) ? ttr : topicTtr, group));
 		}
-		Duration topicStartWindow = (limits.rateLimit() > 0) ? startWindow(limits.ratePeriod()) : null;
-		Duration groupStartWindow = (limits.groupRateLimit() > 0) ? startWindow(limits.groupRatePeriod()) : null;
+		// The reply must come back within a start's window too: a window shorter than the
+		// round trip would hand back every job it admitted.
+		Duration replyAllowance = this.roundTrips.allowance();
+		Duration topicStartWindow = (limits.rateLimit() > 0) ? startWindow(limits.ratePeriod()).plus(replyAllowance)
+				: null;
+		Duration groupStartWindow = (limits.groupRateLimit() > 0)
+				? startWindow(limits.groupRatePeriod()).plus(replyAllowance) : null;
 		Admission admission;
 		// Before the call: the admission happens after this on the Redis clock, so a
 		// start by this plus its window is a start within the window of the admission.
@@ -175,6 +182,7 @@ final class TopicLimitGate {
 			claimed.forEach(JobExecution::handBack);
 			throw ex;
 		}
+		this.roundTrips.took(System.nanoTime() - sentAt);
 		if (admission.room() >= 0) {
 			this.rateRoom.put(topic, admission.room());
 		}
@@ -225,7 +233,8 @@ final class TopicLimitGate {
 	 * of one period holds more starts than the limit, measured at the handlers, whatever
 	 * a start lagged behind its admission. A twentieth of the period, at most
 	 * {@link #MAX_START_WINDOW}: the limit admits that much less than its full rate while
-	 * it is the bound.
+	 * it is the bound. The admission's round trip to Redis comes on top, see
+	 * {@link RecentRoundTrips}.
 	 * @param period the rate limit's period
 	 * @return the window, at least a millisecond
 	 */
@@ -260,6 +269,29 @@ final class TopicLimitGate {
 		if (groupFree) {
 			this.lookAgain.run();
 		}
+	}
+
+	/**
+	 * The round trips of one gate's admissions, from the call to its reply: a
+	 * rate-limited job may start no later than its admission's window after the call was
+	 * sent, so the window must hold the reply's wait as well as the wait for a worker.
+	 * Twice the longest recent round trip, which fades by an eighth at each admission, so
+	 * that one slow reply widens the next windows for a while and a Redis that stays slow
+	 * (far away, or busy) widens all of them; against a near Redis it adds next to
+	 * nothing.
+	 */
+	static final class RecentRoundTrips {
+
+		private long longestNanos;
+
+		void took(long nanos) {
+			this.longestNanos = Math.max(nanos, this.longestNanos - this.longestNanos / 8);
+		}
+
+		Duration allowance() {
+			return Duration.ofNanos(2 * this.longestNanos);
+		}
+
 	}
 
 }

@@ -17,6 +17,7 @@ import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
+import io.github.delayqueue.test.ReplyDroppingProxy;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -94,6 +95,24 @@ class RateLimitTests {
 				.allSatisfy((job) -> assertThat(job.attempts()).isZero());
 			await().atMost(Duration.ofSeconds(5)).until(() -> listener.starts.size() == 30);
 		});
+	}
+
+	@Test
+	void jobsStartWhenEveryCallToRedisTakesLongerThanAStartWindow(RedisTestServer server) throws Exception {
+		try (ReplyDroppingProxy distant = ReplyDroppingProxy.start(server)) {
+			distant.delayReplies(Duration.ofMillis(80));
+			this.runner.withPropertyValues("spring.data.redis.port=" + distant.port()).run((context) -> {
+				PartnerListener listener = context.getBean(PartnerListener.class);
+				sendAll(context.getBean(DelayQueueOperations.class), 30);
+				// The first twenty at once, the rest a period and a few round trips
+				// later.
+				await().atMost(Duration.ofSeconds(20)).until(() -> listener.starts.size() == 30);
+				List<Start> starts = new ArrayList<>(listener.starts);
+				starts.sort((a, b) -> Long.compare(a.at(), b.at()));
+				assertNoWindowExceedsTheLimit(starts, 20, 1000);
+				assertThat(listener.payloads.values()).allSatisfy((count) -> assertThat(count.get()).isOne());
+			});
+		}
 	}
 
 	private static List<Start> sendAndRun(org.springframework.context.ApplicationContext first,

@@ -79,10 +79,15 @@ class RedisClockTests {
 		assertThat(clock.needsMeasuring()).isTrue();
 	}
 
-	// How far the estimate is from the Redis time read right after it.
+	// How far the estimate is from the Redis time read right after it: the least of a few
+	// reads, as one read that waits for a busy machine is off by its own wait.
 	private long errorMicros(RedisClock clock) {
-		long untilRedisNow = clock.nanosUntil(this.fixture.scripts().serverTimeMicros()) / 1000;
-		return Math.abs(untilRedisNow);
+		long least = Long.MAX_VALUE;
+		for (int i = 0; i < 5; i++) {
+			long untilRedisNow = clock.nanosUntil(this.fixture.scripts().serverTimeMicros()) / 1000;
+			least = Math.min(least, Math.abs(untilRedisNow));
+		}
+		return least;
 	}
 
 }

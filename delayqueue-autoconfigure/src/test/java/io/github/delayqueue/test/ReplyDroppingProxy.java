@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A TCP proxy in front of a real Redis that can lose one reply: Redis runs the command,
  * the proxy throws the answer away and cuts the client's connection, as a network failure
  * at the wrong moment would. Clients that resend unanswered commands after reconnecting
- * then run the same command a second time.
+ * then run the same command a second time. It can also hold every reply back for a while,
+ * as a distant or overloaded server would.
  */
 public final class ReplyDroppingProxy implements AutoCloseable {
 
@@ -31,6 +33,8 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 	private final AtomicBoolean swallowReplies = new AtomicBoolean();
 
 	private final AtomicInteger droppedReplies = new AtomicInteger();
+
+	private volatile long replyDelayMillis;
 
 	private final AtomicInteger connections = new AtomicInteger();
 
@@ -76,6 +80,15 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 	 */
 	public void swallowReplies() {
 		this.swallowReplies.set(true);
+	}
+
+	/**
+	 * From now on hold each reply back for this long before passing it on: every call
+	 * then takes at least this long, as it would with a server far away.
+	 * @param delay how long each reply is held back
+	 */
+	public void delayReplies(Duration delay) {
+		this.replyDelayMillis = delay.toMillis();
 	}
 
 	public int droppedReplies() {
@@ -129,12 +142,19 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 				if (replies && this.swallowReplies.get()) {
 					continue;
 				}
+				if (replies && this.replyDelayMillis > 0) {
+					// Latency, not a wait for a condition: the reply is on its way.
+					Thread.sleep(this.replyDelayMillis);
+				}
 				out.write(buffer, 0, read);
 				out.flush();
 			}
 		}
 		catch (IOException ex) {
 			// One side went away; closing both ends tells the other.
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
