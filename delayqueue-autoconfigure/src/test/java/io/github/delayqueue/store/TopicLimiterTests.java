@@ -260,13 +260,27 @@ class TopicLimiterTests {
 		Limits limits = new Limits(2, Duration.ofSeconds(30), 0);
 		Admission first = this.limiter.admit("coarse", limits, List.of(delivery("a"), delivery("b"), delivery("c")));
 		assertThat(first.admitted()).isEqualTo(2);
-		long bucketEnd = first.redisNow() - first.redisNow() % 3 + 2;
-		assertThat(first.retryAfter().toMillis()).isEqualTo(bucketEnd + 30_000 - first.redisNow())
-			.isBetween(30_000L, 30_002L);
+		// The bucket counts until a whole period after its last start.
+		assertThat(first.retryAfter().toMillis()).isEqualTo(30_000L);
 		Admission refused = this.limiter.admit("coarse", limits, List.of(delivery("c")));
 		assertThat(refused.admitted()).isZero();
-		assertThat(refused.retryAfter().toMillis()).isEqualTo(bucketEnd + 30_000 - refused.redisNow())
-			.isGreaterThanOrEqualTo(first.redisNow() + 30_000 - refused.redisNow());
+		assertThat(refused.retryAfter().toMillis()).isEqualTo(first.redisNow() + 30_000 - refused.redisNow());
+	}
+
+	@Test
+	void aStartCountedForALongerPeriodKeepsCountingWhenLaterCallsCountAShorterOne() {
+		// A caller counts each admission for the period plus its start window, which
+		// widens while Redis answers slowly and narrows again.
+		Admission wide = this.limiter.admit("mixed", new Limits(2, Duration.ofSeconds(5), 0), List.of(delivery("a")));
+		assertThat(wide.admitted()).isOne();
+		Limits narrow = new Limits(2, Duration.ofMillis(100), 0);
+		Admission second = this.limiter.admit("mixed", narrow, List.of(delivery("b")));
+		assertThat(second.admitted()).isOne();
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.fixture.scripts().serverTime() > second.redisNow() + 150);
+		Admission third = this.limiter.admit("mixed", narrow, List.of(delivery("c")));
+		assertThat(third.admitted()).isZero();
+		assertThat(third.retryAfter().toMillis()).isEqualTo(wide.redisNow() + 5000 - third.redisNow());
 	}
 
 	private long memoryUsage(RedisTestServer server, String pattern) {

@@ -12,8 +12,9 @@
 -- The period may differ from call to call: a caller counts each admission for the limit's
 -- period plus the time its start may lag behind the admission (which grows with its round
 -- trips to Redis), so that a start counts for at least a whole period after it happened.
--- Buckets are dropped from the oldest only, each when its own end passed: one that counts
--- longer than those after it keeps them counting too, which only errs on the safe side.
+-- A bucket counts at least as long as the one before it (a start that would end earlier
+-- counts longer), so that buckets stop counting oldest first and the key lasts as long as
+-- the newest; counting longer only errs on the safe side.
 -- Why no window of one period ever holds more than `limit` starts, wherever it begins (a
 -- fixed window would let twice the limit through across its boundary): take any window
 -- [s, s + period) and the last admission in it, at n. Every start in the window happened in
@@ -70,22 +71,17 @@ local function window(key, limit, period, now)
 end
 local function count_starts(w, n, now)
   local first = now - now % w.width
-  local ends = now + w.period
+  local ends = math.max(now + w.period, w.newest_ends or 0)
+  local entry = string.format('%.0f %.0f %.0f', math.max(first, w.newest or first), w.tail + n, ends)
   if w.newest and w.newest >= first then
-    redis.call('LSET', w.key, -1,
-      string.format('%.0f %.0f %.0f', w.newest, w.tail + n, math.max(ends, w.newest_ends)))
+    redis.call('LSET', w.key, -1, entry)
+  elseif w.empty then
+    -- The head: no bucket gone before.
+    redis.call('RPUSH', w.key, '0 0', entry)
   else
-    local entry = string.format('%.0f %.0f %.0f', first, w.tail + n, ends)
-    if w.empty then
-      -- The head: no bucket gone before.
-      redis.call('RPUSH', w.key, '0 0', entry)
-    else
-      redis.call('RPUSH', w.key, entry)
-    end
+    redis.call('RPUSH', w.key, entry)
   end
-  if redis.call('PTTL', w.key) < w.period then
-    redis.call('PEXPIRE', w.key, w.period)
-  end
+  redis.call('PEXPIRE', w.key, ends - now)
   w.starts = w.starts + n
 end
 -- How long until a full window's oldest counting bucket stops counting.
