@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.delayqueue.support.PartitionsRetiredEvent;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.EventListener;
 
 /**
  * Holds a {@link DelayedJobListenerContainer} for every registered listener (annotated
@@ -26,7 +26,7 @@ import org.springframework.context.SmartLifecycle;
  *
  * @author delayqueue contributors
  */
-public class DelayedJobListenerEndpointRegistry implements SmartLifecycle, ApplicationListener<PartitionsRetiredEvent> {
+public class DelayedJobListenerEndpointRegistry implements SmartLifecycle {
 
 	/**
 	 * The lifecycle phase: after the scheduler on start, before it on stop.
@@ -169,8 +169,8 @@ public class DelayedJobListenerEndpointRegistry implements SmartLifecycle, Appli
 	 * next periodic look.
 	 * @param event the retirement
 	 */
-	@Override
-	public void onApplicationEvent(PartitionsRetiredEvent event) {
+	@EventListener
+	void partitionsRetired(PartitionsRetiredEvent event) {
 		Set<String> topics = event.getTopics();
 		for (DelayedJobListenerContainer container : getListenerContainers()) {
 			if (container.getTopics().stream().anyMatch(topics::contains)) {
