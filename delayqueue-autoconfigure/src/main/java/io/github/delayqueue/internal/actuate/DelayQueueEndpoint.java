@@ -1,4 +1,4 @@
-package io.github.delayqueue.actuate;
+package io.github.delayqueue.internal.actuate;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicGroups;
 import io.github.delayqueue.core.TopicOverview;
 import io.github.delayqueue.core.TopicStats;
-import io.github.delayqueue.presence.ListenerPresence;
+import io.github.delayqueue.internal.presence.ListenerPresence;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;

@@ -1,11 +1,11 @@
-package io.github.delayqueue.actuate;
+package io.github.delayqueue.internal.actuate;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
-import io.github.delayqueue.presence.ListenerPresence;
-import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.internal.presence.ListenerPresence;
+import io.github.delayqueue.internal.store.JobStore;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.health.contributor.Health;

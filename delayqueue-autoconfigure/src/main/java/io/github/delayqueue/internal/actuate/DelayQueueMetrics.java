@@ -1,4 +1,4 @@
-package io.github.delayqueue.actuate;
+package io.github.delayqueue.internal.actuate;
 
 import java.time.Duration;
 import java.util.List;
@@ -12,10 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.ToLongFunction;
 
-import io.github.delayqueue.support.JobEventListener;
-import io.github.delayqueue.store.JobStore.TopicState;
-import io.github.delayqueue.store.StateCounts;
-import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.internal.store.JobStore.TopicState;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.StateCounts;
+import io.github.delayqueue.internal.support.JobEventListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,9 +1,9 @@
-package io.github.delayqueue.actuate;
+package io.github.delayqueue.internal.actuate;
 
 import java.util.List;
 
-import io.github.delayqueue.dashboard.OriginGuard;
-import io.github.delayqueue.dashboard.ServletOriginRequest;
+import io.github.delayqueue.internal.dashboard.OriginGuard;
+import io.github.delayqueue.internal.dashboard.ServletOriginRequest;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.SecurityContext;

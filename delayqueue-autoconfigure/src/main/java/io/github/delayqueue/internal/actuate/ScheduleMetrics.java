@@ -1,8 +1,8 @@
-package io.github.delayqueue.actuate;
+package io.github.delayqueue.internal.actuate;
 
 import java.time.Duration;
 
-import io.github.delayqueue.schedule.ScheduleTickListener;
+import io.github.delayqueue.internal.schedule.ScheduleTickListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

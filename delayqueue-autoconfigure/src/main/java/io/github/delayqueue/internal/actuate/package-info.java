@@ -3,6 +3,6 @@
  * health indicator.
  */
 @NullMarked
-package io.github.delayqueue.actuate;
+package io.github.delayqueue.internal.actuate;
 
 import org.jspecify.annotations.NullMarked;

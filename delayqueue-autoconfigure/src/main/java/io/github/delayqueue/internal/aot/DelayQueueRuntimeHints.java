@@ -1,4 +1,4 @@
-package io.github.delayqueue.aot;
+package io.github.delayqueue.internal.aot;
 
 import org.jspecify.annotations.Nullable;
 
@@ -18,12 +18,12 @@ public class DelayQueueRuntimeHints implements RuntimeHintsRegistrar {
 	/**
 	 * Where the scripts live, one {@code .lua} resource per state transition.
 	 */
-	static final String SCRIPTS = "io/github/delayqueue/store/scripts/*.lua";
+	static final String SCRIPTS = "io/github/delayqueue/internal/store/scripts/*.lua";
 
 	/**
 	 * Where the Lua libraries live that scripts are assembled with.
 	 */
-	static final String LIBRARIES = "io/github/delayqueue/store/scripts/lib/*.lua";
+	static final String LIBRARIES = "io/github/delayqueue/internal/store/scripts/lib/*.lua";
 
 	/**
 	 * The library's version, written by the build.

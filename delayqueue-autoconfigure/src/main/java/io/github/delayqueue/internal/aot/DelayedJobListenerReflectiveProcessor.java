@@ -1,4 +1,4 @@
-package io.github.delayqueue.aot;
+package io.github.delayqueue.internal.aot;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;

@@ -3,6 +3,6 @@
  * time.
  */
 @NullMarked
-package io.github.delayqueue.aot;
+package io.github.delayqueue.internal.aot;
 
 import org.jspecify.annotations.NullMarked;

@@ -1,7 +1,9 @@
-package io.github.delayqueue.dashboard;
+package io.github.delayqueue.internal.dashboard;
 
 import java.util.List;
 import java.util.Set;
+
+import io.github.delayqueue.dashboard.ShowValues;
 
 /**
  * Who may do and see what on the dashboard.

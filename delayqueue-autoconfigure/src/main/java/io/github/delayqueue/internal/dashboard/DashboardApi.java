@@ -1,4 +1,4 @@
-package io.github.delayqueue.dashboard;
+package io.github.delayqueue.internal.dashboard;
 
 import java.net.URI;
 import java.time.Instant;
@@ -21,8 +21,8 @@ import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicGroups;
 import io.github.delayqueue.core.TopicOverview;
 import io.github.delayqueue.core.TopicStats;
-import io.github.delayqueue.history.ThroughputHistory;
-import io.github.delayqueue.presence.ListenerPresence;
+import io.github.delayqueue.internal.history.ThroughputHistory;
+import io.github.delayqueue.internal.presence.ListenerPresence;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 

@@ -1,4 +1,4 @@
-package io.github.delayqueue.dashboard;
+package io.github.delayqueue.internal.dashboard;
 
 /**
  * The dashboard's page: a shell that loads the stylesheets and the script module, which

@@ -1,4 +1,4 @@
-package io.github.delayqueue.dashboard;
+package io.github.delayqueue.internal.dashboard;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -10,8 +10,8 @@ import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.core.InvalidScheduleException;
 import io.github.delayqueue.core.RecurringSchedule.Misfire;
 import io.github.delayqueue.core.RecurringSchedule.Overlap;
-import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.ScheduleInfo.TickOutcome;
+import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.ScheduleRun;
 import io.github.delayqueue.core.UnknownScheduleException;
 import org.jspecify.annotations.Nullable;

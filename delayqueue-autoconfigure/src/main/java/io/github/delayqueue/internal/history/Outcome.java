@@ -1,4 +1,4 @@
-package io.github.delayqueue.history;
+package io.github.delayqueue.internal.history;
 
 import java.util.Locale;
 

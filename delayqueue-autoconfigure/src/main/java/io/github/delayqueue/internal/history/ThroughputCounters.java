@@ -1,4 +1,4 @@
-package io.github.delayqueue.history;
+package io.github.delayqueue.internal.history;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.internal.support.JobEventListener;
 
 /**
  * Counts what happens to jobs on this instance, per topic, until the counts are taken and

@@ -3,6 +3,6 @@
  * dead jobs per minute and per day, kept in Redis for the dashboard's charts.
  */
 @NullMarked
-package io.github.delayqueue.history;
+package io.github.delayqueue.internal.history;
 
 import org.jspecify.annotations.NullMarked;

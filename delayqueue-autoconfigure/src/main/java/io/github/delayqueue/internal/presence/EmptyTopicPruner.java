@@ -1,4 +1,4 @@
-package io.github.delayqueue.presence;
+package io.github.delayqueue.internal.presence;
 
 import java.time.Duration;
 import java.util.HashSet;
@@ -6,11 +6,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.github.delayqueue.support.TopicPolicies;
-import io.github.delayqueue.store.StateCounts;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.store.StateCounts;
+import io.github.delayqueue.internal.support.TopicPolicies;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

@@ -1,4 +1,4 @@
-package io.github.delayqueue.presence;
+package io.github.delayqueue.internal.presence;
 
 import java.net.InetAddress;
 import java.time.Clock;

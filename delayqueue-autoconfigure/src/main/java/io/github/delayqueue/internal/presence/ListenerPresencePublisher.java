@@ -1,4 +1,4 @@
-package io.github.delayqueue.presence;
+package io.github.delayqueue.internal.presence;
 
 import java.time.Duration;
 import java.util.HexFormat;

@@ -5,6 +5,6 @@
  * the starter's other packages; no compatibility promise.
  */
 @NullMarked
-package io.github.delayqueue.presence;
+package io.github.delayqueue.internal.presence;
 
 import org.jspecify.annotations.NullMarked;

@@ -1,12 +1,12 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import io.github.delayqueue.store.DelayQueueScript;
-import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.internal.store.DelayQueueScript;
+import io.github.delayqueue.internal.store.ScriptRunner;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 /**
  * Ticks at whole multiples of a period since the epoch, whatever the time zone.

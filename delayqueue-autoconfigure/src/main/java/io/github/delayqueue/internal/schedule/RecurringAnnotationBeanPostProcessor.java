@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.annotation.Recurring;
-import io.github.delayqueue.support.AnnotationValueResolver;
+import io.github.delayqueue.internal.support.AnnotationValueResolver;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;

@@ -1,8 +1,8 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.util.function.Supplier;
 
-import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.internal.store.JobStore;
 
 /**
  * Makes schedules take effect in their topics, and resumes them: the topic is registered

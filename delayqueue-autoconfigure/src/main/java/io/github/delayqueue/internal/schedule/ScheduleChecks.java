@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -10,9 +10,9 @@ import java.util.List;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.InvalidScheduleException;
 import io.github.delayqueue.core.JobConstraints;
-import io.github.delayqueue.core.RecurringSchedule;
 import io.github.delayqueue.core.RecurringSchedule.Misfire;
 import io.github.delayqueue.core.RecurringSchedule.Overlap;
+import io.github.delayqueue.core.RecurringSchedule;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;

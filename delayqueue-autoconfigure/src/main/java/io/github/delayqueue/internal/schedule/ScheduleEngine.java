@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import io.github.delayqueue.core.DelayQueueSchedules;
-import io.github.delayqueue.store.JobHistory;
-import io.github.delayqueue.store.JobRecordCodec;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.internal.store.JobHistory;
+import io.github.delayqueue.internal.store.JobRecordCodec;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ScriptRunner;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.connection.MessageListener;

@@ -1,8 +1,8 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.util.List;
 
-import io.github.delayqueue.store.TopicKeys;
+import io.github.delayqueue.internal.store.TopicKeys;
 
 /**
  * Names the Redis keys of recurring schedules. What decides a tick lives in the hash tag

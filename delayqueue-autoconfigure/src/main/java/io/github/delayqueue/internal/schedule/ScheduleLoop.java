@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -7,9 +7,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
-import io.github.delayqueue.scheduler.DelayedJobScheduler;
-import io.github.delayqueue.store.RedisOutageLog;
-import io.github.delayqueue.store.ReconnectBackoff;
+import io.github.delayqueue.internal.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.internal.store.ReconnectBackoff;
+import io.github.delayqueue.internal.store.RedisOutageLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import io.github.delayqueue.core.ScheduleInfo.TickOutcome;
 import org.jspecify.annotations.Nullable;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,11 +8,11 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.github.delayqueue.core.RecurringSchedule.Misfire;
-import io.github.delayqueue.store.DelayQueueScript;
-import io.github.delayqueue.store.JobHistory;
-import io.github.delayqueue.store.JobRecordCodec;
-import io.github.delayqueue.store.ScriptRunner;
-import io.github.delayqueue.store.TopicKeys;
+import io.github.delayqueue.internal.store.DelayQueueScript;
+import io.github.delayqueue.internal.store.JobHistory;
+import io.github.delayqueue.internal.store.JobRecordCodec;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.store.TopicKeys;
 import tools.jackson.databind.json.JsonMapper;
 
 /**

@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 /**
  * Told what became of a schedule's ticks on the instance that decided them, so that the

@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 /**
  * The instants a schedule ticks at, in epoch milliseconds.

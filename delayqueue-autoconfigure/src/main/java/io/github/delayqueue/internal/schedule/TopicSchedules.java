@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,7 +9,7 @@ import java.util.Map;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.ScheduleInfo.TickOutcome;
 import io.github.delayqueue.core.ScheduleRun;
-import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.internal.store.ScriptRunner;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -7,6 +7,6 @@
  * release.
  */
 @NullMarked
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import org.jspecify.annotations.NullMarked;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -6,9 +6,9 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.delayqueue.support.TopicPolicies;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.support.TopicPolicies;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

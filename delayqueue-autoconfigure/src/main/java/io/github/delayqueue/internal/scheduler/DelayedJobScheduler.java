@@ -1,4 +1,4 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,16 +6,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
-import io.github.delayqueue.support.DueTimeListener;
-import io.github.delayqueue.support.ExpiredDeadJobsListener;
-import io.github.delayqueue.support.JobEventListener;
-import io.github.delayqueue.support.PartitionsRetiredEvent;
-import io.github.delayqueue.support.TopicPolicies;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ReconnectBackoff;
-import io.github.delayqueue.store.RedisOutageLog;
-import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ReconnectBackoff;
+import io.github.delayqueue.internal.store.RedisOutageLog;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.DueTimeListener;
+import io.github.delayqueue.internal.support.ExpiredDeadJobsListener;
+import io.github.delayqueue.internal.support.JobEventListener;
+import io.github.delayqueue.internal.support.PartitionsRetiredEvent;
+import io.github.delayqueue.internal.support.TopicPolicies;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -1,15 +1,15 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.DelayQueueScript;
-import io.github.delayqueue.store.JobHistoryPolicy;
-import io.github.delayqueue.store.PartitionRegistry;
-import io.github.delayqueue.store.ScriptRunner;
-import io.github.delayqueue.store.TopicKeys;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.DelayQueueScript;
+import io.github.delayqueue.internal.store.JobHistoryPolicy;
+import io.github.delayqueue.internal.store.PartitionRegistry;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.store.TopicKeys;
 
 /**
  * The Redis side of the scheduler: promoting due jobs and requeueing expired deliveries

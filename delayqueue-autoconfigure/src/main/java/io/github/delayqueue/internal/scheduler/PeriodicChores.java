@@ -1,4 +1,4 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.time.Duration;
 import java.util.HashSet;
@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.support.TopicPolicies;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.PartitionRegistry;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.PartitionRegistry;
+import io.github.delayqueue.internal.support.TopicPolicies;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

@@ -1,15 +1,15 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
-import io.github.delayqueue.support.ExpiredDeadJobsListener;
-import io.github.delayqueue.support.JobEventListener;
-import io.github.delayqueue.support.JobEventListeners;
-import io.github.delayqueue.support.TopicPolicies;
-import io.github.delayqueue.support.TopicPolicy;
-import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.support.ExpiredDeadJobsListener;
+import io.github.delayqueue.internal.support.JobEventListener;
+import io.github.delayqueue.internal.support.JobEventListeners;
+import io.github.delayqueue.internal.support.TopicPolicies;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

@@ -1,10 +1,10 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
-import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.Message;

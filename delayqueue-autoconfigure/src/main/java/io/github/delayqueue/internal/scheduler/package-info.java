@@ -4,6 +4,6 @@
  * auto-configuration; no compatibility promise.
  */
 @NullMarked
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import org.jspecify.annotations.NullMarked;

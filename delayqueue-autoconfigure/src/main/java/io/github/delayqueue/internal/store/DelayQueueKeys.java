@@ -1,4 +1,4 @@
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import java.util.List;
 import java.util.Map;
@@ -203,7 +203,7 @@ public final class DelayQueueKeys {
 	/**
 	 * Return the hash of the topics seen empty and without listeners, topic to the Redis
 	 * time they were first seen so (see
-	 * {@link io.github.delayqueue.presence.EmptyTopicPruner}).
+	 * {@link io.github.delayqueue.internal.presence.EmptyTopicPruner}).
 	 * @return the key
 	 */
 	public String topicsEmptySince() {

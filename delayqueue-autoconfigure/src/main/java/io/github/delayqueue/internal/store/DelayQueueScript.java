@@ -1,4 +1,4 @@
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -101,7 +101,7 @@ public enum DelayQueueScript {
 	/** Reads what a queue still has to do now, for tests only. */
 	COUNT_UNSETTLED("count-unsettled");
 
-	private static final String LOCATION = "io/github/delayqueue/store/scripts/";
+	private static final String LOCATION = "io/github/delayqueue/internal/store/scripts/";
 
 	@SuppressWarnings("rawtypes")
 	private final RedisScript<List> script;

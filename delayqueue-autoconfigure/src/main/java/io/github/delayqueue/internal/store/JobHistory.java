@@ -1,4 +1,4 @@
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import java.util.function.Function;
 

@@ -1,4 +1,4 @@
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;

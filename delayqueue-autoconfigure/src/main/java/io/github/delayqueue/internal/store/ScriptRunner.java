@@ -1,4 +1,4 @@
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;

@@ -6,6 +6,6 @@
  * {@link io.github.delayqueue.core}, and this package may change in any release.
  */
 @NullMarked
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import org.jspecify.annotations.NullMarked;

@@ -1,6 +1,6 @@
-package io.github.delayqueue.support;
+package io.github.delayqueue.internal.support;
 
-import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
 
 /**
  * Told when this instance scheduled a job into DELAYED, so that a scheduler sleeping past

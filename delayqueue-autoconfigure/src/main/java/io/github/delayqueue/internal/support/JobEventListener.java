@@ -1,4 +1,4 @@
-package io.github.delayqueue.support;
+package io.github.delayqueue.internal.support;
 
 import java.time.Duration;
 

@@ -1,10 +1,10 @@
-package io.github.delayqueue.support;
+package io.github.delayqueue.internal.support;
 
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
 
 import org.springframework.context.ApplicationEvent;
 

@@ -1,4 +1,4 @@
-package io.github.delayqueue.support;
+package io.github.delayqueue.internal.support;
 
 /**
  * Tells the policy of each topic.

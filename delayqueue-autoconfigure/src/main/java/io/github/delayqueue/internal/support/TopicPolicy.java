@@ -1,9 +1,9 @@
-package io.github.delayqueue.support;
+package io.github.delayqueue.internal.support;
 
 import java.time.Duration;
 import java.util.List;
 
-import io.github.delayqueue.store.JobHistoryPolicy;
+import io.github.delayqueue.internal.store.JobHistoryPolicy;
 
 /**
  * The settings that govern one topic: how long a delivery may run, how many run at once,

@@ -5,6 +5,6 @@
  * compatibility promise and may change in any release.
  */
 @NullMarked
-package io.github.delayqueue.support;
+package io.github.delayqueue.internal.support;
 
 import org.jspecify.annotations.NullMarked;

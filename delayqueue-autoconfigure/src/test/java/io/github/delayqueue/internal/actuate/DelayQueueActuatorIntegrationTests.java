@@ -1,25 +1,25 @@
-package io.github.delayqueue.actuate;
+package io.github.delayqueue.internal.actuate;
 
-import java.util.Set;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.delayqueue.presence.ListenerPresence;
-import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.InvalidJobException;
+import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.DelayQueueScript;
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.ScriptRunner;
-import io.github.delayqueue.store.TopicKeys;
+import io.github.delayqueue.internal.presence.ListenerPresence;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.DelayQueueScript;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.store.TopicKeys;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterAll;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.actuate;
+package io.github.delayqueue.internal.actuate;
 
 import java.security.Principal;
 import java.time.Duration;
@@ -8,8 +8,8 @@ import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
-import io.github.delayqueue.presence.ListenerPresence;
-import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.internal.presence.ListenerPresence;
+import io.github.delayqueue.internal.store.ScriptRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterAll;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.actuate;
+package io.github.delayqueue.internal.actuate;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -11,7 +11,7 @@ import java.util.List;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueSchedules;
-import io.github.delayqueue.dashboard.RawHttp;
+import io.github.delayqueue.internal.dashboard.RawHttp;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterEach;

@@ -1,12 +1,12 @@
-package io.github.delayqueue.actuate;
+package io.github.delayqueue.internal.actuate;
 
 import java.time.Duration;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.presence.EmptyTopicPruner;
-import io.github.delayqueue.presence.ListenerPresencePublisher;
+import io.github.delayqueue.internal.presence.EmptyTopicPruner;
+import io.github.delayqueue.internal.presence.ListenerPresencePublisher;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
-package io.github.delayqueue.actuate;
+package io.github.delayqueue.internal.actuate;
 
 import java.time.Duration;
 
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.core.DelayQueueSchedules;
+import io.github.delayqueue.core.InvalidJobException;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterAll;

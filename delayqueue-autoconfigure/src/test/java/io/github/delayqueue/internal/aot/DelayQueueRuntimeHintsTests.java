@@ -1,4 +1,4 @@
-package io.github.delayqueue.aot;
+package io.github.delayqueue.internal.aot;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -22,13 +22,14 @@ class DelayQueueRuntimeHintsTests {
 
 	@Test
 	void registersEveryLuaScript() throws IOException {
-		assertThat(registeredFiles(DelayQueueRuntimeHints.SCRIPTS, "io/github/delayqueue/store/scripts/"))
+		assertThat(registeredFiles(DelayQueueRuntimeHints.SCRIPTS, "io/github/delayqueue/internal/store/scripts/"))
 			.contains("claim.lua", "sweep.lua");
 	}
 
 	@Test
 	void registersEveryLuaLibrary() throws IOException {
-		assertThat(registeredFiles(DelayQueueRuntimeHints.LIBRARIES, "io/github/delayqueue/store/scripts/lib/"))
+		assertThat(
+				registeredFiles(DelayQueueRuntimeHints.LIBRARIES, "io/github/delayqueue/internal/store/scripts/lib/"))
 			.contains("clock.lua", "timeline.lua");
 	}
 

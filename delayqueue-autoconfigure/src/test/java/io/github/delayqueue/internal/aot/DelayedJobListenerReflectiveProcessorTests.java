@@ -1,4 +1,4 @@
-package io.github.delayqueue.aot;
+package io.github.delayqueue.internal.aot;
 
 import java.util.List;
 import java.util.Map;

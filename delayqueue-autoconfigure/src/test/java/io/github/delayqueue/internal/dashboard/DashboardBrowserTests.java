@@ -1,4 +1,4 @@
-package io.github.delayqueue.dashboard;
+package io.github.delayqueue.internal.dashboard;
 
 import java.time.Duration;
 import java.util.List;
@@ -13,9 +13,9 @@ import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.NonRetryableJobException;
-import io.github.delayqueue.presence.ListenerPresence;
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.TopicLimiter;
+import io.github.delayqueue.internal.presence.ListenerPresence;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.TopicLimiter;
 import io.github.delayqueue.test.RedisExtension;
 import jakarta.servlet.Filter;
 import org.junit.jupiter.api.BeforeEach;

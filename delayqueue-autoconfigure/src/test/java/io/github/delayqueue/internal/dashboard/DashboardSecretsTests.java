@@ -1,4 +1,4 @@
-package io.github.delayqueue.dashboard;
+package io.github.delayqueue.internal.dashboard;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -16,7 +16,7 @@ import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
-import io.github.delayqueue.presence.ListenerPresence;
+import io.github.delayqueue.internal.presence.ListenerPresence;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.dashboard;
+package io.github.delayqueue.internal.dashboard;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -12,7 +12,7 @@ import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
-import io.github.delayqueue.presence.ListenerPresence;
+import io.github.delayqueue.internal.presence.ListenerPresence;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.AfterEach;

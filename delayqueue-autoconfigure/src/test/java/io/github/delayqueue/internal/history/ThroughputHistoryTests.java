@@ -1,4 +1,4 @@
-package io.github.delayqueue.history;
+package io.github.delayqueue.internal.history;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.github.delayqueue.history.ThroughputHistory.Bucket;
+import io.github.delayqueue.internal.history.ThroughputHistory.Bucket;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

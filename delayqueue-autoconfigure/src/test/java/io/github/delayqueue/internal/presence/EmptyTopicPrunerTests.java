@@ -1,10 +1,10 @@
-package io.github.delayqueue.presence;
+package io.github.delayqueue.internal.presence;
 
 import java.time.Duration;
 
 import io.github.delayqueue.core.DelayQueueTemplate;
-import io.github.delayqueue.support.TopicPolicies;
-import io.github.delayqueue.support.TopicPolicy;
+import io.github.delayqueue.internal.support.TopicPolicies;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

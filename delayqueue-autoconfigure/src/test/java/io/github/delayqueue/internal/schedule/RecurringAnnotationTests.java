@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Duration;
 import java.util.List;
@@ -11,8 +11,8 @@ import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.core.InvalidScheduleException;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.RecurringSchedule;
-import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.ScheduleInfo.TickOutcome;
+import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.ScheduleRun;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;

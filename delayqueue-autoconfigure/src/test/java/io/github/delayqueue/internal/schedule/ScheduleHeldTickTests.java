@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -11,8 +11,8 @@ import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
-import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.ScheduleInfo.TickOutcome;
+import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.ScheduleRun;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;

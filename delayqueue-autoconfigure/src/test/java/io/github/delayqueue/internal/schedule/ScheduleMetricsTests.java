@@ -1,9 +1,9 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Duration;
 
-import io.github.delayqueue.actuate.ScheduleMetrics;
 import io.github.delayqueue.autoconfigure.DelayQueueSchedulesAutoConfiguration;
+import io.github.delayqueue.internal.actuate.ScheduleMetrics;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -1,12 +1,12 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Duration;
 import java.util.List;
 
 import io.github.delayqueue.autoconfigure.DelayQueueSchedulesAutoConfiguration;
 import io.github.delayqueue.core.DelayQueueSchedules;
-import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.ScheduleInfo.TickOutcome;
+import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Duration;
 import java.util.List;
@@ -12,8 +12,8 @@ import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.autoconfigure.DelayQueueSchedulesAutoConfiguration;
 import io.github.delayqueue.core.DelayQueueSchedules;
 import io.github.delayqueue.core.DelayedJob;
-import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.ScheduleInfo.TickOutcome;
+import io.github.delayqueue.core.ScheduleInfo;
 import io.github.delayqueue.core.ScheduleRun;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;

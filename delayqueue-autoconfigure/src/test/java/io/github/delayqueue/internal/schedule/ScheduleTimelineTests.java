@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Duration;
 import java.util.List;
@@ -6,8 +6,8 @@ import java.util.List;
 import io.github.delayqueue.autoconfigure.DelayQueueSchedulesAutoConfiguration;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueSchedules;
-import io.github.delayqueue.core.JobEvent;
 import io.github.delayqueue.core.JobEvent.Type;
+import io.github.delayqueue.core.JobEvent;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.schedule;
+package io.github.delayqueue.internal.schedule;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayedJob;
-import io.github.delayqueue.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.internal.scheduler.DelayedJobScheduler;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.beans.factory.config.BeanPostProcessor;

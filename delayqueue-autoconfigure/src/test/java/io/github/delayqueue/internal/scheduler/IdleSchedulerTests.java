@@ -1,4 +1,4 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -13,7 +13,7 @@ import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
-import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.internal.store.JobClaims;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;

@@ -1,13 +1,13 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.time.Duration;
 
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobState;
-import io.github.delayqueue.support.TopicPolicy;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

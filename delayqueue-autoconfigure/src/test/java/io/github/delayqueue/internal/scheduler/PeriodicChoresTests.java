@@ -1,4 +1,4 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,16 +7,16 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.delayqueue.support.TopicPolicy;
 import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.JobRequest;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.JobHistory;
-import io.github.delayqueue.store.JobHistoryPolicy;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.PartitionRegistry;
-import io.github.delayqueue.store.TopicKeys;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobHistory;
+import io.github.delayqueue.internal.store.JobHistoryPolicy;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.PartitionRegistry;
+import io.github.delayqueue.internal.store.TopicKeys;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.PartitionIds;
 import io.github.delayqueue.test.RedisExtension;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,9 +28,9 @@ import static org.awaitility.Awaitility.await;
 class RedisDownAtStartTests {
 
 	// Logback's plain format names the logger in full; Spring Boot's, once an earlier
-	// test application set it up, abbreviates it (i.g.d.scheduler...).
+	// test application set it up, abbreviates it (i.g.d.i.scheduler... or i.g.d.i.s...).
 	private static final Pattern SCHEDULER_WARNINGS = Pattern
-		.compile("WARN\\s+(?:.*?\\s)?(io\\.github\\.delayqueue|i\\.g\\.d)\\.scheduler\\.");
+		.compile("WARN\\s+(?:.*?\\s)?(io\\.github\\.delayqueue\\.internal|i\\.g\\.d\\.i)\\.(scheduler|s)\\.");
 
 	@Test
 	void startsWhileRedisIsDownAndMovesJobsOnTimeOnceItIsBack(CapturedOutput output) {

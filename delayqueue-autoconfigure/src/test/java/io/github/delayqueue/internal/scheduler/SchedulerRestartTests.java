@@ -1,4 +1,4 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.time.Duration;
 import java.util.List;
@@ -7,8 +7,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.delayqueue.support.TopicPolicies;
-import io.github.delayqueue.support.TopicPolicy;
+import io.github.delayqueue.internal.support.TopicPolicies;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.util.concurrent.atomic.AtomicLong;
 

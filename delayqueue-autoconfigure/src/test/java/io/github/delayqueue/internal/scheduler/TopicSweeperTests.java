@@ -1,8 +1,8 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.scheduler.HousekeepingStore.TopicSweep;
+import io.github.delayqueue.internal.scheduler.HousekeepingStore.TopicSweep;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

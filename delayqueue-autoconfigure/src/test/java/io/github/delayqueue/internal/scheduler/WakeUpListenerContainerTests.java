@@ -1,11 +1,11 @@
-package io.github.delayqueue.scheduler;
+package io.github.delayqueue.internal.scheduler;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.delayqueue.support.TopicPolicy;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;

@@ -1,10 +1,10 @@
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import java.time.Duration;
 import java.util.List;
 
 import io.github.delayqueue.core.JobRequest;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +12,7 @@ import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicGroups;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

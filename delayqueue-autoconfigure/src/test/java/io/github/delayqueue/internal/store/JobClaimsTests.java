@@ -1,4 +1,4 @@
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,8 +9,8 @@ import io.github.delayqueue.core.DelayQueueTemplate;
 import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.TopicStats;
-import io.github.delayqueue.store.JobClaims.Claim;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.store.JobClaims.Claim;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -1,4 +1,4 @@
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,7 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  */
 class LuaScriptAssemblerTests {
 
-	private final LuaScriptAssembler assembler = new LuaScriptAssembler("io/github/delayqueue/store/assembly/");
+	private final LuaScriptAssembler assembler = new LuaScriptAssembler(
+			"io/github/delayqueue/internal/store/assembly/");
 
 	@Test
 	void putsEachLibraryOnceAfterTheLibrariesItNeedsThenTheScript() {

@@ -1,4 +1,4 @@
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(RedisExtension.class)
 class ScriptAssemblyTests {
 
-	private static final String LOCATION = "io/github/delayqueue/store/scripts/";
+	private static final String LOCATION = "io/github/delayqueue/internal/store/scripts/";
 
 	private static final int MOST_LINES = 250;
 

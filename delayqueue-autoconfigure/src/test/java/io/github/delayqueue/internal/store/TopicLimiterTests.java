@@ -1,4 +1,4 @@
-package io.github.delayqueue.store;
+package io.github.delayqueue.internal.store;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.github.delayqueue.store.TopicLimiter.Admission;
-import io.github.delayqueue.store.TopicLimiter.Delivery;
-import io.github.delayqueue.store.TopicLimiter.Limits;
+import io.github.delayqueue.internal.store.TopicLimiter.Admission;
+import io.github.delayqueue.internal.store.TopicLimiter.Delivery;
+import io.github.delayqueue.internal.store.TopicLimiter.Limits;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
