@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-import io.github.delayqueue.internal.store.JobStore.TopicState;
 import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.JobStore.TopicState;
 import io.github.delayqueue.internal.store.StoredJob;
 import io.github.delayqueue.internal.store.WaitingGroups;
 import org.jspecify.annotations.Nullable;

@@ -10,8 +10,8 @@ import java.util.function.BooleanSupplier;
 
 import io.github.delayqueue.core.DeadJob;
 import io.github.delayqueue.core.DelayedJob;
-import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.internal.store.JobRecord;
 import io.github.delayqueue.internal.store.JobRecordCodec;
 import io.github.delayqueue.internal.support.JobEventListener;

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.github.delayqueue.core.RateLimitedException;
-import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.internal.support.DueTimeListener;
 import io.github.delayqueue.internal.support.JobEventListener;
 import io.github.delayqueue.internal.support.TopicPolicy;

@@ -12,9 +12,9 @@ import java.util.function.Function;
 
 import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.internal.store.JobRecordCodec;
+import io.github.delayqueue.internal.store.TopicLimiter;
 import io.github.delayqueue.internal.store.TopicLimiter.Admission;
 import io.github.delayqueue.internal.store.TopicLimiter.Delivery;
-import io.github.delayqueue.internal.store.TopicLimiter;
 import io.github.delayqueue.internal.support.TopicLimits;
 import io.github.delayqueue.internal.support.TopicPolicy;
 import org.jspecify.annotations.Nullable;

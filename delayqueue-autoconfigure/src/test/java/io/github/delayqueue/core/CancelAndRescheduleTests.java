@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.delayqueue.internal.store.DelayQueueScript;
+import io.github.delayqueue.internal.store.JobClaims;
 import io.github.delayqueue.internal.store.JobClaims.Claim;
 import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
-import io.github.delayqueue.internal.store.JobClaims;
 import io.github.delayqueue.internal.store.ReadyWait;
 import io.github.delayqueue.internal.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;

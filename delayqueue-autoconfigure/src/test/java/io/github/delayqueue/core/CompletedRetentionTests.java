@@ -11,8 +11,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.internal.store.DelayQueueKeys;
-import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.internal.store.JobHistoryPolicy;
 import io.github.delayqueue.internal.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;

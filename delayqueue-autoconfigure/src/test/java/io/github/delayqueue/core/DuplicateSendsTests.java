@@ -6,8 +6,8 @@ import java.util.Map;
 
 import io.github.delayqueue.internal.store.DelayQueueKeys;
 import io.github.delayqueue.internal.store.DelayQueueScript;
-import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.internal.store.JobStore;
 import io.github.delayqueue.internal.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;

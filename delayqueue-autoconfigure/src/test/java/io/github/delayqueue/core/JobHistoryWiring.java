@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.delayqueue.internal.store.DelayQueueKeys;
-import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import io.github.delayqueue.internal.store.JobHistory;
 import io.github.delayqueue.internal.store.JobHistoryPolicy;
 import io.github.delayqueue.internal.store.JobStore;

@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.ToLongFunction;
 
-import io.github.delayqueue.internal.store.JobStore.TopicState;
 import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.JobStore.TopicState;
 import io.github.delayqueue.internal.store.StateCounts;
 import io.github.delayqueue.internal.support.JobEventListener;
 import io.micrometer.core.instrument.Counter;

@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
-import io.github.delayqueue.internal.store.JobStore.TopicState;
 import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.JobStore.TopicState;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -5,8 +5,8 @@ import java.util.List;
 
 import io.github.delayqueue.autoconfigure.DelayQueueSchedulesAutoConfiguration;
 import io.github.delayqueue.core.DelayQueueSchedules;
-import io.github.delayqueue.core.ScheduleInfo.TickOutcome;
 import io.github.delayqueue.core.ScheduleInfo;
+import io.github.delayqueue.core.ScheduleInfo.TickOutcome;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
