@@ -6,7 +6,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-import io.github.delayqueue.aot.DelayedJobListenerReflectiveProcessor;
+import io.github.delayqueue.internal.aot.DelayedJobListenerReflectiveProcessor;
 
 import org.springframework.aot.hint.annotation.Reflective;
 import org.springframework.core.annotation.AliasFor;

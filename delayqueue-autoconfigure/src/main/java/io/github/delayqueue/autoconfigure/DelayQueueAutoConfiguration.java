@@ -4,20 +4,20 @@ import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
-import io.github.delayqueue.support.DueTimeListener;
-import io.github.delayqueue.support.JobEventListener;
-import io.github.delayqueue.support.JobEventListeners;
-import io.github.delayqueue.support.JobIdGenerator;
 import io.github.delayqueue.core.JobPayloadValidator;
-import io.github.delayqueue.support.TopicPolicies;
+import io.github.delayqueue.internal.presence.ListenerPresence;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobHistory;
+import io.github.delayqueue.internal.store.JobRecordCodec;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.DueTimeListener;
+import io.github.delayqueue.internal.support.JobEventListener;
+import io.github.delayqueue.internal.support.JobEventListeners;
+import io.github.delayqueue.internal.support.JobIdGenerator;
+import io.github.delayqueue.internal.support.TopicPolicies;
 import io.github.delayqueue.observation.DelayQueueSendObservationConvention;
-import io.github.delayqueue.presence.ListenerPresence;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.JobHistory;
-import io.github.delayqueue.store.JobRecordCodec;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ScriptRunner;
 import io.micrometer.observation.ObservationRegistry;
 import tools.jackson.databind.JacksonModule;
 import tools.jackson.databind.json.JsonMapper;
@@ -68,7 +68,6 @@ public final class DelayQueueAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	DelayQueueKeys delayQueueKeys(DelayQueueProperties properties, TopicPolicies policies) {
 		DelayQueueKeys keys = new DelayQueueKeys(properties.getKeyPrefix(),
 				(topic) -> policies.forTopic(topic).partitions());
@@ -81,7 +80,6 @@ public final class DelayQueueAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	ScriptRunner delayQueueScriptRunner(RedisConnectionFactory connectionFactory, DelayQueueProperties properties) {
 		// A template of our own: the application's may carry serializers we must not use.
 		StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
@@ -107,13 +105,11 @@ public final class DelayQueueAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	JobRecordCodec delayQueueJobRecordCodec(@Qualifier(JSON_MAPPER_BEAN_NAME) JsonMapper jsonMapper) {
 		return new JobRecordCodec(jsonMapper);
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	JobStore delayQueueJobStore(ScriptRunner scriptRunner, DelayQueueKeys keys, JobRecordCodec codec,
 			JobHistory history) {
 		JobStore store = new JobStore(scriptRunner, keys, codec);
@@ -128,7 +124,6 @@ public final class DelayQueueAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	JobClaims delayQueueJobClaims(ScriptRunner scriptRunner, DelayQueueKeys keys, JobHistory history) {
 		JobClaims claims = new JobClaims(scriptRunner, keys);
 		claims.setJobHistory(history);
@@ -136,20 +131,17 @@ public final class DelayQueueAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	JobHistory delayQueueJobHistory(TopicPolicies policies) {
 		return new JobHistory((topic) -> policies.forTopic(topic).history(),
 				ListenerPresence.hostName() + ":" + ProcessHandle.current().pid());
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	TopicPolicies delayQueueTopicPolicies(DelayQueueProperties properties) {
 		return new PropertiesTopicPolicies(properties.getDefaults(), properties.getTopics());
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	JobIdGenerator delayQueueJobIdGenerator() {
 		return new JobIdGenerator();
 	}

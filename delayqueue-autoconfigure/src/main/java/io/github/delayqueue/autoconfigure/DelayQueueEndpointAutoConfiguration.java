@@ -1,15 +1,15 @@
 package io.github.delayqueue.autoconfigure;
 
-import io.github.delayqueue.actuate.DelayQueueEndpoint;
-import io.github.delayqueue.actuate.DelayQueueEndpointWebExtension;
-import io.github.delayqueue.actuate.EndpointWriteGuard;
-import io.github.delayqueue.actuate.ScheduleEndpointOperations;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueSchedules;
-import io.github.delayqueue.presence.ListenerPresence;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.internal.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.internal.actuate.DelayQueueEndpointWebExtension;
+import io.github.delayqueue.internal.actuate.EndpointWriteGuard;
+import io.github.delayqueue.internal.actuate.ScheduleEndpointOperations;
+import io.github.delayqueue.internal.presence.ListenerPresence;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ScriptRunner;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

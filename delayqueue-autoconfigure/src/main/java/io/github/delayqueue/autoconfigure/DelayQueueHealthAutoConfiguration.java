@@ -1,10 +1,10 @@
 package io.github.delayqueue.autoconfigure;
 
-import io.github.delayqueue.actuate.BoundedHealthIndicator;
-import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
-import io.github.delayqueue.presence.ListenerPresence;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.internal.actuate.BoundedHealthIndicator;
+import io.github.delayqueue.internal.actuate.DelayQueueHealthIndicator;
+import io.github.delayqueue.internal.presence.ListenerPresence;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ScriptRunner;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -2,15 +2,14 @@ package io.github.delayqueue.autoconfigure;
 
 import java.time.Clock;
 
-import io.github.delayqueue.history.ThroughputCounters;
-import io.github.delayqueue.history.ThroughputFlusher;
-import io.github.delayqueue.history.ThroughputHistory;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.internal.history.ThroughputCounters;
+import io.github.delayqueue.internal.history.ThroughputFlusher;
+import io.github.delayqueue.internal.history.ThroughputHistory;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ScriptRunner;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
@@ -27,19 +26,16 @@ import org.springframework.context.annotation.Bean;
 public final class DelayQueueHistoryAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean
 	ThroughputCounters delayQueueThroughputCounters() {
 		return new ThroughputCounters();
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	ThroughputHistory delayQueueThroughputHistory(ScriptRunner scriptRunner, DelayQueueProperties properties) {
 		return new ThroughputHistory(scriptRunner.redis(), properties.getKeyPrefix(), Clock.systemUTC());
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	ThroughputFlusher delayQueueThroughputFlusher(ThroughputCounters counters, ThroughputHistory history,
 			DelayQueueProperties properties) {
 		return new ThroughputFlusher(counters, history, properties.getHistory().getFlushInterval());

@@ -4,24 +4,24 @@ import java.time.Duration;
 
 import io.github.delayqueue.core.DeadJobListener;
 import io.github.delayqueue.core.DelayedJobErrorHandler;
+import io.github.delayqueue.internal.presence.EmptyTopicPruner;
+import io.github.delayqueue.internal.presence.ListenerPresence;
+import io.github.delayqueue.internal.presence.ListenerPresencePublisher;
+import io.github.delayqueue.internal.scheduler.ClaimAnnouncer;
+import io.github.delayqueue.internal.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobRecordCodec;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.JobEventListener;
+import io.github.delayqueue.internal.support.JobEventListeners;
+import io.github.delayqueue.internal.support.TopicPolicies;
 import io.github.delayqueue.listener.DeadJobNotifier;
-import io.github.delayqueue.support.JobEventListener;
-import io.github.delayqueue.support.JobEventListeners;
-import io.github.delayqueue.support.TopicPolicies;
 import io.github.delayqueue.listener.DelayedJobListenerAnnotationBeanPostProcessor;
 import io.github.delayqueue.listener.DelayedJobListenerContainerFactory;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
-import io.github.delayqueue.presence.EmptyTopicPruner;
-import io.github.delayqueue.presence.ListenerPresence;
-import io.github.delayqueue.presence.ListenerPresencePublisher;
 import io.github.delayqueue.observation.DelayQueueProcessObservationConvention;
-import io.github.delayqueue.scheduler.ClaimAnnouncer;
-import io.github.delayqueue.scheduler.DelayedJobScheduler;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.JobRecordCodec;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ScriptRunner;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -126,7 +126,6 @@ public final class DelayQueueListenerAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	EmptyTopicPruner delayQueueEmptyTopicPruner(JobStore store, ScriptRunner scriptRunner, DelayQueueKeys keys,
 			DelayQueueProperties properties, TopicPolicies policies) {
 		return new EmptyTopicPruner(store, scriptRunner, keys, properties.getKeyPrefix(),
@@ -135,7 +134,6 @@ public final class DelayQueueListenerAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	ListenerPresencePublisher delayQueueListenerPresencePublisher(ScriptRunner scriptRunner,
 			DelayQueueProperties properties, DelayedJobListenerEndpointRegistry registry,
 			ObjectProvider<EmptyTopicPruner> pruner) {

@@ -1,7 +1,7 @@
 package io.github.delayqueue.autoconfigure;
 
-import io.github.delayqueue.actuate.DelayQueueMetrics;
-import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.internal.actuate.DelayQueueMetrics;
+import io.github.delayqueue.internal.store.JobStore;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.github.delayqueue.dashboard.ShowValues;
-import io.github.delayqueue.store.JobHistoryPolicy;
+import io.github.delayqueue.internal.store.JobHistoryPolicy;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.delayqueue.core.JobConstraints;
-import io.github.delayqueue.dashboard.DashboardOrigins;
+import io.github.delayqueue.internal.dashboard.DashboardOrigins;
 import org.jspecify.annotations.Nullable;
 
 /**

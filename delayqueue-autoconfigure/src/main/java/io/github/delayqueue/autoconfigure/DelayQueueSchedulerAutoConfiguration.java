@@ -3,16 +3,16 @@ package io.github.delayqueue.autoconfigure;
 import java.util.List;
 
 import io.github.delayqueue.core.DeadJobListener;
+import io.github.delayqueue.internal.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.internal.scheduler.WakeUpListenerContainer;
+import io.github.delayqueue.internal.scheduler.WakeUpSubscriber;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.JobEventListener;
+import io.github.delayqueue.internal.support.JobEventListeners;
+import io.github.delayqueue.internal.support.TopicPolicies;
 import io.github.delayqueue.listener.DeadJobNotifier;
-import io.github.delayqueue.support.JobEventListener;
-import io.github.delayqueue.support.JobEventListeners;
-import io.github.delayqueue.support.TopicPolicies;
-import io.github.delayqueue.scheduler.DelayedJobScheduler;
-import io.github.delayqueue.scheduler.WakeUpListenerContainer;
-import io.github.delayqueue.scheduler.WakeUpSubscriber;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ScriptRunner;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

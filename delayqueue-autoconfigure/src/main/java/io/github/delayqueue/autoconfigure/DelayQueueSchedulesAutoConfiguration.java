@@ -2,20 +2,20 @@ package io.github.delayqueue.autoconfigure;
 
 import java.util.List;
 
-import io.github.delayqueue.actuate.ScheduleMetrics;
 import io.github.delayqueue.core.DelayQueueSchedules;
+import io.github.delayqueue.internal.actuate.ScheduleMetrics;
+import io.github.delayqueue.internal.schedule.DeclaredSchedules;
+import io.github.delayqueue.internal.schedule.RecurringAnnotationBeanPostProcessor;
+import io.github.delayqueue.internal.schedule.ScheduleEngine;
+import io.github.delayqueue.internal.schedule.ScheduleLoop;
+import io.github.delayqueue.internal.schedule.ScheduleTickListener;
+import io.github.delayqueue.internal.schedule.UnhandledScheduleTopics;
+import io.github.delayqueue.internal.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.internal.store.JobHistory;
+import io.github.delayqueue.internal.store.JobRecordCodec;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ScriptRunner;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
-import io.github.delayqueue.schedule.DeclaredSchedules;
-import io.github.delayqueue.schedule.RecurringAnnotationBeanPostProcessor;
-import io.github.delayqueue.schedule.ScheduleEngine;
-import io.github.delayqueue.schedule.ScheduleLoop;
-import io.github.delayqueue.schedule.ScheduleTickListener;
-import io.github.delayqueue.schedule.UnhandledScheduleTopics;
-import io.github.delayqueue.scheduler.DelayedJobScheduler;
-import io.github.delayqueue.store.JobHistory;
-import io.github.delayqueue.store.JobRecordCodec;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ScriptRunner;
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -48,14 +48,12 @@ public final class DelayQueueSchedulesAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	DeclaredSchedules delayQueueDeclaredSchedules(DelayQueueProperties properties,
 			@Qualifier(DelayQueueAutoConfiguration.JSON_MAPPER_BEAN_NAME) JsonMapper jsonMapper) {
 		return new DeclaredSchedules(SchedulePropertiesBinder.definitions(properties.getSchedules(), jsonMapper));
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	ScheduleEngine delayQueueScheduleEngine(ScriptRunner scriptRunner, DelayQueueProperties properties,
 			JobStore jobStore, JobRecordCodec codec, ObjectProvider<JobHistory> history,
 			@Qualifier(DelayQueueAutoConfiguration.JSON_MAPPER_BEAN_NAME) JsonMapper jsonMapper,
@@ -84,7 +82,6 @@ public final class DelayQueueSchedulesAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	UnhandledScheduleTopics delayQueueUnhandledScheduleTopics(DeclaredSchedules declared,
 			DelayQueueProperties properties, ObjectProvider<DelayedJobListenerEndpointRegistry> listeners) {
 		return new UnhandledScheduleTopics(declared, () -> {

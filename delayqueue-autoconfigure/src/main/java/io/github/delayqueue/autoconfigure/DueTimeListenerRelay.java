@@ -2,7 +2,7 @@ package io.github.delayqueue.autoconfigure;
 
 import java.util.List;
 
-import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.internal.support.DueTimeListener;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;

@@ -7,13 +7,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.github.delayqueue.autoconfigure.DelayQueueProperties.TopicProperties;
-import io.github.delayqueue.support.BackoffPolicy;
 import io.github.delayqueue.core.JobConstraints;
-import io.github.delayqueue.support.TopicLimits;
-import io.github.delayqueue.support.TopicPolicies;
-import io.github.delayqueue.support.TopicPolicy;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobHistoryPolicy;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobHistoryPolicy;
+import io.github.delayqueue.internal.support.BackoffPolicy;
+import io.github.delayqueue.internal.support.TopicLimits;
+import io.github.delayqueue.internal.support.TopicPolicies;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author delayqueue contributors
  */
-public class PropertiesTopicPolicies implements TopicPolicies {
+final class PropertiesTopicPolicies implements TopicPolicies {
 
 	/**
 	 * What a topic name may be, for messages about one that is not.
@@ -47,7 +47,7 @@ public class PropertiesTopicPolicies implements TopicPolicies {
 	 * @param topics the per-topic settings, by topic name
 	 * @throws InvalidDelayQueuePropertiesException naming every bad property
 	 */
-	public PropertiesTopicPolicies(TopicProperties defaults, Map<String, TopicProperties> topics) {
+	PropertiesTopicPolicies(TopicProperties defaults, Map<String, TopicProperties> topics) {
 		this.defaults = defaults;
 		this.topics = Map.copyOf(topics);
 		ConfigurationProblems problems = new ConfigurationProblems();

@@ -5,8 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.delayqueue.schedule.ScheduleChecks;
-import io.github.delayqueue.schedule.ScheduleDefinition;
+import io.github.delayqueue.internal.schedule.ScheduleChecks;
+import io.github.delayqueue.internal.schedule.ScheduleDefinition;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 

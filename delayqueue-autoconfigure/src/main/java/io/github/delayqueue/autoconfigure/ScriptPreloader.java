@@ -1,6 +1,6 @@
 package io.github.delayqueue.autoconfigure;
 
-import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.internal.store.ScriptRunner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

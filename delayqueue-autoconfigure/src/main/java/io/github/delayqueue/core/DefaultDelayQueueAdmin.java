@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.JobStore.TopicState;
-import io.github.delayqueue.store.StoredJob;
-import io.github.delayqueue.store.WaitingGroups;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.JobStore.TopicState;
+import io.github.delayqueue.internal.store.StoredJob;
+import io.github.delayqueue.internal.store.WaitingGroups;
 import org.jspecify.annotations.Nullable;
 
 /**

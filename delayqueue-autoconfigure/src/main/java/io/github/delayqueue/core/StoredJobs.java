@@ -3,9 +3,9 @@ package io.github.delayqueue.core;
 import java.time.Instant;
 import java.util.Optional;
 
-import io.github.delayqueue.store.StateCounts;
-import io.github.delayqueue.store.StoredEvent;
-import io.github.delayqueue.store.StoredJob;
+import io.github.delayqueue.internal.store.StateCounts;
+import io.github.delayqueue.internal.store.StoredEvent;
+import io.github.delayqueue.internal.store.StoredJob;
 
 /**
  * Turns what the store reads into the types applications see, so that the store needs

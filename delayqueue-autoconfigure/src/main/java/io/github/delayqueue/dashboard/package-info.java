@@ -1,6 +1,7 @@
 /**
- * The web dashboard: its page, its JSON API, and the rules that keep its actions off
- * unless configured otherwise and same-origin always.
+ * The web dashboard's public setting types
+ * ({@link io.github.delayqueue.dashboard.ShowValues}); the dashboard itself is in
+ * {@code io.github.delayqueue.internal.dashboard}.
  */
 @NullMarked
 package io.github.delayqueue.dashboard;

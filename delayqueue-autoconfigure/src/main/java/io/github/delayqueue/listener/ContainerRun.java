@@ -11,9 +11,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.ReconnectBackoff;
-import io.github.delayqueue.store.RedisOutageLog;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.ReconnectBackoff;
+import io.github.delayqueue.internal.store.RedisOutageLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -8,10 +8,10 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.core.DeadJob;
 import io.github.delayqueue.core.DeadJobListener;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.StoredJob;
-import io.github.delayqueue.support.ExpiredDeadJobsListener;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.StoredJob;
+import io.github.delayqueue.internal.support.ExpiredDeadJobsListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

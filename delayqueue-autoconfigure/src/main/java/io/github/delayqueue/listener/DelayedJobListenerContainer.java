@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobClaims.Claim;
-import io.github.delayqueue.store.JobClaims.ClaimCall;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobClaims.Claim;
+import io.github.delayqueue.internal.store.JobClaims.ClaimCall;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -231,7 +231,7 @@ public class DelayedJobListenerContainer {
 
 	/**
 	 * Sends claim calls; see
-	 * {@link io.github.delayqueue.store.JobClaims#claim(ClaimCall)}.
+	 * {@link io.github.delayqueue.internal.store.JobClaims#claim(ClaimCall)}.
 	 */
 	@FunctionalInterface
 	interface Claimer {

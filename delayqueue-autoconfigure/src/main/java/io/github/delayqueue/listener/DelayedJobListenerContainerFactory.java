@@ -5,12 +5,12 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 import io.github.delayqueue.core.DelayedJobErrorHandler;
-import io.github.delayqueue.support.DueTimeListener;
-import io.github.delayqueue.support.JobEventListener;
-import io.github.delayqueue.support.TopicPolicies;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobRecordCodec;
+import io.github.delayqueue.internal.support.DueTimeListener;
+import io.github.delayqueue.internal.support.JobEventListener;
+import io.github.delayqueue.internal.support.TopicPolicies;
 import io.github.delayqueue.observation.DelayQueueProcessObservationConvention;
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.JobRecordCodec;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;

@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.delayqueue.support.PartitionsRetiredEvent;
+import io.github.delayqueue.internal.support.PartitionsRetiredEvent;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;

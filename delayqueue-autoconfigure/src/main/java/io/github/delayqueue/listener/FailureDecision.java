@@ -8,7 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import io.github.delayqueue.core.NonRetryableJobException;
 import io.github.delayqueue.core.RetryJobException;
-import io.github.delayqueue.support.TopicPolicy;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**

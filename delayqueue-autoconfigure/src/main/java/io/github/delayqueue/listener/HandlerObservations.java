@@ -2,12 +2,12 @@ package io.github.delayqueue.listener;
 
 import java.time.Duration;
 
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.store.JobRecord;
 import io.github.delayqueue.observation.DefaultDelayQueueProcessObservationConvention;
 import io.github.delayqueue.observation.DelayQueueObservation;
 import io.github.delayqueue.observation.DelayQueueProcessContext;
 import io.github.delayqueue.observation.DelayQueueProcessObservationConvention;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
-import io.github.delayqueue.store.JobRecord;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;

@@ -4,7 +4,7 @@ import java.util.List;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayedJobErrorHandler;
-import io.github.delayqueue.support.AnnotationValueResolver;
+import io.github.delayqueue.internal.support.AnnotationValueResolver;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;

@@ -7,7 +7,7 @@ import java.lang.reflect.Type;
 import java.util.concurrent.CompletableFuture;
 
 import io.github.delayqueue.core.DelayedJob;
-import io.github.delayqueue.store.JobRecord;
+import io.github.delayqueue.internal.store.JobRecord;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;

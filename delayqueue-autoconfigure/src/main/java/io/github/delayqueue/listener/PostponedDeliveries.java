@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.github.delayqueue.core.RateLimitedException;
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
-import io.github.delayqueue.support.DueTimeListener;
-import io.github.delayqueue.support.JobEventListener;
-import io.github.delayqueue.support.TopicPolicy;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.support.DueTimeListener;
+import io.github.delayqueue.internal.support.JobEventListener;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobClaims.Claim;
-import io.github.delayqueue.store.JobClaims.ClaimCall;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobClaims.Claim;
+import io.github.delayqueue.internal.store.JobClaims.ClaimCall;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

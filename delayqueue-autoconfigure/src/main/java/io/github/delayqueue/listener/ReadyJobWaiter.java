@@ -3,11 +3,11 @@ package io.github.delayqueue.listener;
 import java.time.Duration;
 import java.util.List;
 
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.ReadyWait;
-import io.github.delayqueue.store.ReconnectBackoff;
-import io.github.delayqueue.store.RedisOutageLog;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.ReadyWait;
+import io.github.delayqueue.internal.store.ReconnectBackoff;
+import io.github.delayqueue.internal.store.RedisOutageLog;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.delayqueue.store.JobClaims;
+import io.github.delayqueue.internal.store.JobClaims;
 
 /**
  * The waiters of one container run, each a thread with a Redis connection of its own that

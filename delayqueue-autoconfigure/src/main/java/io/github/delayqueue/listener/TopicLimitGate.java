@@ -10,13 +10,13 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
-import io.github.delayqueue.store.JobRecordCodec;
-import io.github.delayqueue.store.TopicLimiter;
-import io.github.delayqueue.store.TopicLimiter.Admission;
-import io.github.delayqueue.store.TopicLimiter.Delivery;
-import io.github.delayqueue.support.TopicLimits;
-import io.github.delayqueue.support.TopicPolicy;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.store.JobRecordCodec;
+import io.github.delayqueue.internal.store.TopicLimiter;
+import io.github.delayqueue.internal.store.TopicLimiter.Admission;
+import io.github.delayqueue.internal.store.TopicLimiter.Delivery;
+import io.github.delayqueue.internal.support.TopicLimits;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**

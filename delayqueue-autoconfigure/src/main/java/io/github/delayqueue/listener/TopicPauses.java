@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
-import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayQueueTemplate;
-import io.github.delayqueue.support.TopicPolicy;
+import io.github.delayqueue.internal.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
-import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
@@ -159,14 +159,15 @@ class DelayQueueAutoConfigurationTests {
 	static class OwnBeans {
 
 		@Bean
-		DelayQueueOperations ownOperations(io.github.delayqueue.store.JobStore store,
-				io.github.delayqueue.store.JobRecordCodec codec) {
+		DelayQueueOperations ownOperations(io.github.delayqueue.internal.store.JobStore store,
+				io.github.delayqueue.internal.store.JobRecordCodec codec) {
 			return new DelayQueueTemplate(store, codec, JsonMapper.builder().build());
 		}
 
 		@Bean
-		DelayedJobScheduler ownScheduler(io.github.delayqueue.store.ScriptRunner scripts,
-				io.github.delayqueue.store.DelayQueueKeys keys, io.github.delayqueue.store.JobStore store) {
+		DelayedJobScheduler ownScheduler(io.github.delayqueue.internal.store.ScriptRunner scripts,
+				io.github.delayqueue.internal.store.DelayQueueKeys keys,
+				io.github.delayqueue.internal.store.JobStore store) {
 			return new DelayedJobScheduler(scripts, keys, store, (topic) -> TopicPolicy.defaults(), 10,
 					Duration.ofSeconds(1));
 		}

@@ -2,15 +2,15 @@ package io.github.delayqueue.autoconfigure;
 
 import java.time.Duration;
 
-import io.github.delayqueue.actuate.BoundedHealthIndicator;
-import io.github.delayqueue.actuate.DelayQueueEndpoint;
-import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
-import io.github.delayqueue.actuate.DelayQueueMetrics;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.support.JobEventListener;
-import io.github.delayqueue.presence.ListenerPresence;
-import io.github.delayqueue.store.JobStore;
+import io.github.delayqueue.internal.actuate.BoundedHealthIndicator;
+import io.github.delayqueue.internal.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.internal.actuate.DelayQueueHealthIndicator;
+import io.github.delayqueue.internal.actuate.DelayQueueMetrics;
+import io.github.delayqueue.internal.presence.ListenerPresence;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.support.JobEventListener;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import io.micrometer.core.instrument.MeterRegistry;

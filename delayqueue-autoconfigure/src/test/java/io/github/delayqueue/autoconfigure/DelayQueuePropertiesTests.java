@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.support.TopicPolicies;
-import io.github.delayqueue.support.TopicLimits;
-import io.github.delayqueue.support.TopicPolicy;
+import io.github.delayqueue.internal.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.internal.support.TopicLimits;
+import io.github.delayqueue.internal.support.TopicPolicies;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import io.github.delayqueue.listener.DelayedJobListenerContainerFactory;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
-import io.github.delayqueue.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

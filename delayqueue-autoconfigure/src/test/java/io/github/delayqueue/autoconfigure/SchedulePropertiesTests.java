@@ -8,7 +8,7 @@ import java.util.Map;
 
 import io.github.delayqueue.core.RecurringSchedule.Misfire;
 import io.github.delayqueue.core.RecurringSchedule.Overlap;
-import io.github.delayqueue.schedule.ScheduleDefinition;
+import io.github.delayqueue.internal.schedule.ScheduleDefinition;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;

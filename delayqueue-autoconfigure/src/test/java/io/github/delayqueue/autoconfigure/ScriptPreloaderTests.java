@@ -1,6 +1,6 @@
 package io.github.delayqueue.autoconfigure;
 
-import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.internal.store.DelayQueueScript;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

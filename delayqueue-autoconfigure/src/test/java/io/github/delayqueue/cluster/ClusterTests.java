@@ -9,8 +9,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.delayqueue.actuate.DelayQueueEndpoint;
-import io.github.delayqueue.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.autoconfigure.DelayQueueEndpointAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueHealthAutoConfiguration;
@@ -21,6 +19,8 @@ import io.github.delayqueue.core.JobRequest;
 import io.github.delayqueue.core.JobState;
 import io.github.delayqueue.core.NonRetryableJobException;
 import io.github.delayqueue.core.TopicStats;
+import io.github.delayqueue.internal.actuate.DelayQueueEndpoint;
+import io.github.delayqueue.internal.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import io.github.delayqueue.test.ClusterExtension;
 import io.github.delayqueue.test.DelayQueueContextRunner;

@@ -5,12 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.github.delayqueue.store.DelayQueueScript;
-import io.github.delayqueue.store.JobClaims.Claim;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.ReadyWait;
-import io.github.delayqueue.store.TopicKeys;
+import io.github.delayqueue.internal.store.DelayQueueScript;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobClaims.Claim;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.store.ReadyWait;
+import io.github.delayqueue.internal.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
-import io.github.delayqueue.store.JobHistoryPolicy;
-import io.github.delayqueue.store.TopicKeys;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.store.JobHistoryPolicy;
+import io.github.delayqueue.internal.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.PartitionIds;
 import io.github.delayqueue.test.RedisExtension;

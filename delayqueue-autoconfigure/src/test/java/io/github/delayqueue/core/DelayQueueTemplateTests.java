@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.delayqueue.support.JobEventListener;
-import io.github.delayqueue.support.JobIdGenerator;
-import io.github.delayqueue.store.DelayQueueScript;
-import io.github.delayqueue.store.JobRecord;
-import io.github.delayqueue.store.TopicKeys;
+import io.github.delayqueue.internal.store.DelayQueueScript;
+import io.github.delayqueue.internal.store.JobRecord;
+import io.github.delayqueue.internal.store.TopicKeys;
+import io.github.delayqueue.internal.support.JobEventListener;
+import io.github.delayqueue.internal.support.JobIdGenerator;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;

@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.DelayQueueScript;
-import io.github.delayqueue.store.JobClaims;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.TopicKeys;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.DelayQueueScript;
+import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.TopicKeys;
 import io.github.delayqueue.test.DelayQueueFixture;
 import io.github.delayqueue.test.PartitionIds;
 import io.github.delayqueue.test.RedisExtension;

@@ -9,8 +9,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.github.delayqueue.support.JobEventListener;
-import io.github.delayqueue.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.store.JobClaims.ClaimedJob;
+import io.github.delayqueue.internal.support.JobEventListener;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -3,10 +3,10 @@ package io.github.delayqueue.listener;
 import java.time.Duration;
 import java.util.List;
 
-import io.github.delayqueue.support.BackoffPolicy;
 import io.github.delayqueue.core.NonRetryableJobException;
 import io.github.delayqueue.core.RetryJobException;
-import io.github.delayqueue.support.TopicPolicy;
+import io.github.delayqueue.internal.support.BackoffPolicy;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

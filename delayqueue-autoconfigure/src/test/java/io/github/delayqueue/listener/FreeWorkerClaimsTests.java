@@ -10,7 +10,7 @@ import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobRequest;
-import io.github.delayqueue.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.PartitionIds;
 import io.github.delayqueue.test.RedisExtension;

@@ -115,6 +115,35 @@ class RateLimitTests {
 		}
 	}
 
+	@Test
+	void eachGroupsJobsStartWhenEveryCallToRedisTakesLongerThanAStartWindow(RedisTestServer server) throws Exception {
+		try (ReplyDroppingProxy distant = ReplyDroppingProxy.start(server)) {
+			distant.delayReplies(Duration.ofMillis(80));
+			this.runner
+				.withPropertyValues("spring.data.redis.port=" + distant.port(),
+						"delayqueue.topics.partner.group.rate-limit.limit=5",
+						"delayqueue.topics.partner.group.rate-limit.period=1s")
+				.run((context) -> {
+					PartnerListener listener = context.getBean(PartnerListener.class);
+					List<JobRequest> requests = new ArrayList<>();
+					for (String group : List.of("a", "b")) {
+						for (int i = 0; i < 8; i++) {
+							requests.add(JobRequest.builder("partner", group + "-" + i).group(group).build());
+						}
+					}
+					context.getBean(DelayQueueOperations.class).sendAll(requests);
+					await().atMost(Duration.ofSeconds(20)).until(() -> listener.starts.size() == 16);
+					for (String group : List.of("a", "b")) {
+						List<Start> starts = new ArrayList<>(listener.starts);
+						starts.removeIf((start) -> !start.group().equals(group));
+						starts.sort((a, b) -> Long.compare(a.at(), b.at()));
+						assertThat(starts).hasSize(8);
+						assertNoWindowExceedsTheLimit(starts, 5, 1000);
+					}
+				});
+		}
+	}
+
 	private static List<Start> sendAndRun(org.springframework.context.ApplicationContext first,
 			org.springframework.context.ApplicationContext second, int jobs) {
 		PartnerListener one = first.getBean(PartnerListener.class);
@@ -152,7 +181,7 @@ class RateLimitTests {
 		}
 	}
 
-	record Start(long at, int attempt) {
+	record Start(long at, int attempt, String group) {
 
 	}
 
@@ -165,7 +194,7 @@ class RateLimitTests {
 
 		@DelayedJobListener(id = "partner", topics = "partner", concurrency = "4")
 		void on(DelayedJob<String> job) {
-			this.starts.add(new Start(System.currentTimeMillis(), job.attempt()));
+			this.starts.add(new Start(System.currentTimeMillis(), job.attempt(), String.valueOf(job.group())));
 			this.payloads.computeIfAbsent(job.payload(), (key) -> new AtomicInteger()).incrementAndGet();
 		}
 

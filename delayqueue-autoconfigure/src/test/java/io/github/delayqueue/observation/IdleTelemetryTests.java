@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.history.ThroughputHistory;
+import io.github.delayqueue.internal.history.ThroughputHistory;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import io.lettuce.core.protocol.CommandArgs;

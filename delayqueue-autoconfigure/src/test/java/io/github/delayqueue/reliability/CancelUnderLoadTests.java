@@ -8,7 +8,7 @@ import java.util.Set;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobRequest;
-import io.github.delayqueue.store.TopicKeys;
+import io.github.delayqueue.internal.store.TopicKeys;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
 import org.junit.jupiter.api.BeforeEach;

@@ -5,7 +5,7 @@ import java.time.Duration;
 
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayedJob;
-import io.github.delayqueue.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.internal.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.test.RecordingJobHandler;
 
 import org.springframework.beans.factory.annotation.Value;

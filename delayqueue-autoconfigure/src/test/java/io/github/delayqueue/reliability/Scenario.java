@@ -9,9 +9,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.github.delayqueue.internal.store.TopicKeys;
 import io.github.delayqueue.reliability.QueueInvariants.Snapshot;
 import io.github.delayqueue.reliability.ScenarioLedger.Figures;
-import io.github.delayqueue.store.TopicKeys;
 import io.github.delayqueue.test.ConsumerProcess;
 import io.github.delayqueue.test.DelayQueueContextRunner;
 import io.github.delayqueue.test.RedisExtension;

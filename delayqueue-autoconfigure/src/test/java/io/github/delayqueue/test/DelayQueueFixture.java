@@ -6,13 +6,13 @@ import java.util.List;
 
 import io.github.delayqueue.core.DefaultDelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueTemplate;
-import io.github.delayqueue.support.TopicPolicies;
-import io.github.delayqueue.support.TopicPolicy;
-import io.github.delayqueue.scheduler.DelayedJobScheduler;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobRecordCodec;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ScriptRunner;
+import io.github.delayqueue.internal.scheduler.DelayedJobScheduler;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobRecordCodec;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.TopicPolicies;
+import io.github.delayqueue.internal.support.TopicPolicy;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;

@@ -6,12 +6,12 @@ import io.github.delayqueue.autoconfigure.DelayQueueAutoConfiguration;
 import io.github.delayqueue.autoconfigure.DelayQueueProperties;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
-import io.github.delayqueue.schedule.ScheduleEngine;
-import io.github.delayqueue.store.DelayQueueKeys;
-import io.github.delayqueue.store.JobStore;
-import io.github.delayqueue.store.ScriptRunner;
-import io.github.delayqueue.store.TestSupportStore;
-import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.internal.schedule.ScheduleEngine;
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.store.TestSupportStore;
+import io.github.delayqueue.internal.support.DueTimeListener;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

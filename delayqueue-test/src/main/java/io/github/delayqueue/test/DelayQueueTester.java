@@ -14,10 +14,10 @@ import java.util.concurrent.TimeUnit;
 import io.github.delayqueue.core.DelayQueueAdmin;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
-import io.github.delayqueue.schedule.ScheduleEngine;
-import io.github.delayqueue.store.ScriptRunner;
-import io.github.delayqueue.store.TestSupportStore;
-import io.github.delayqueue.support.DueTimeListener;
+import io.github.delayqueue.internal.schedule.ScheduleEngine;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.store.TestSupportStore;
+import io.github.delayqueue.internal.support.DueTimeListener;
 
 import org.springframework.beans.factory.ObjectProvider;
 

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
-import io.github.delayqueue.support.JobEventListener;
+import io.github.delayqueue.internal.support.JobEventListener;
 
 /**
  * Hears what the listeners' handlers threw during a test, per topic, in order.

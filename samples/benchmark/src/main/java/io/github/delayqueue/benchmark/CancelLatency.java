@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.internal.store.DelayQueueScript;
 import org.HdrHistogram.Histogram;
 
 /**

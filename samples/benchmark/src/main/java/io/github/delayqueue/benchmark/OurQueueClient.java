@@ -13,11 +13,11 @@ import java.util.function.LongConsumer;
 import io.github.delayqueue.annotation.DelayedJobListener;
 import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.DelayedJob;
-import io.github.delayqueue.support.JobEventListener;
 import io.github.delayqueue.core.JobRequest;
+import io.github.delayqueue.internal.schedule.ScheduleTickListener;
+import io.github.delayqueue.internal.support.JobEventListener;
 import io.github.delayqueue.listener.DelayedJobListenerContainer;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
-import io.github.delayqueue.schedule.ScheduleTickListener;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;

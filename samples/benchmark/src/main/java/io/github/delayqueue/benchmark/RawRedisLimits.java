@@ -3,7 +3,7 @@ package io.github.delayqueue.benchmark;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.delayqueue.store.DelayQueueScript;
+import io.github.delayqueue.internal.store.DelayQueueScript;
 
 /**
  * What Redis itself can do on this machine, measured from a plain socket with no client

@@ -1,8 +1,0 @@
-/**
- * Observability of the delay queue: Micrometer meters, the Actuator endpoint and the
- * health indicator.
- */
-@NullMarked
-package io.github.delayqueue.actuate;
-
-import org.jspecify.annotations.NullMarked;

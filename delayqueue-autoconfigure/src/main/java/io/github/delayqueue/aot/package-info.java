@@ -1,8 +1,0 @@
-/**
- * Hints that let Spring AOT and GraalVM native images find what delayqueue loads at run
- * time.
- */
-@NullMarked
-package io.github.delayqueue.aot;
-
-import org.jspecify.annotations.NullMarked;
