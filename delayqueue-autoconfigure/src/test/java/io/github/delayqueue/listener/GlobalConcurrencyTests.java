@@ -150,7 +150,11 @@ class GlobalConcurrencyTests {
 		void on(String payload) throws InterruptedException {
 			mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
 			try {
-				// A call to a partner that takes a while.
+				// A call to a partner that takes a while: the load under test, not a wait
+				// for a condition. Each permit comes back on its own, which is when an
+				// instance without turns takes it again at once; a hold until some
+				// condition would give the permits back together and let this test pass
+				// without turns.
 				Thread.sleep(30);
 			}
 			finally {

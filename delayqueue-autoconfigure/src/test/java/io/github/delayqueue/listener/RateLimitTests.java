@@ -1,5 +1,6 @@
 package io.github.delayqueue.listener;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,7 +23,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ContextConsumer;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -99,48 +102,50 @@ class RateLimitTests {
 
 	@Test
 	void jobsStartWhenEveryCallToRedisTakesLongerThanAStartWindow(RedisTestServer server) throws Exception {
-		try (ReplyDroppingProxy distant = ReplyDroppingProxy.start(server)) {
-			distant.delayReplies(Duration.ofMillis(80));
-			this.runner.withPropertyValues("spring.data.redis.port=" + distant.port()).run((context) -> {
-				PartnerListener listener = context.getBean(PartnerListener.class);
-				sendAll(context.getBean(DelayQueueOperations.class), 30);
-				// The first twenty at once, the rest a period and a few round trips
-				// later.
-				await().atMost(Duration.ofSeconds(20)).until(() -> listener.starts.size() == 30);
-				List<Start> starts = new ArrayList<>(listener.starts);
-				starts.sort((a, b) -> Long.compare(a.at(), b.at()));
-				assertNoWindowExceedsTheLimit(starts, 20, 1000);
-				assertThat(listener.payloads.values()).allSatisfy((count) -> assertThat(count.get()).isOne());
-			});
-		}
+		runBehindASlowRedis(server, this.runner, (context) -> {
+			PartnerListener listener = context.getBean(PartnerListener.class);
+			sendAll(context.getBean(DelayQueueOperations.class), 30);
+			// The first twenty at once, the rest a period and a few round trips later.
+			await().atMost(Duration.ofSeconds(20)).until(() -> listener.starts.size() == 30);
+			List<Start> starts = new ArrayList<>(listener.starts);
+			starts.sort((a, b) -> Long.compare(a.at(), b.at()));
+			assertNoWindowExceedsTheLimit(starts, 20, 1000);
+			assertThat(listener.payloads.values()).allSatisfy((count) -> assertThat(count.get()).isOne());
+		});
 	}
 
 	@Test
 	void eachGroupsJobsStartWhenEveryCallToRedisTakesLongerThanAStartWindow(RedisTestServer server) throws Exception {
+		ApplicationContextRunner grouped = this.runner.withPropertyValues(
+				"delayqueue.topics.partner.group.rate-limit.limit=5",
+				"delayqueue.topics.partner.group.rate-limit.period=1s");
+		runBehindASlowRedis(server, grouped, (context) -> {
+			PartnerListener listener = context.getBean(PartnerListener.class);
+			List<JobRequest> requests = new ArrayList<>();
+			for (String group : List.of("a", "b")) {
+				for (int i = 0; i < 8; i++) {
+					requests.add(JobRequest.builder("partner", group + "-" + i).group(group).build());
+				}
+			}
+			context.getBean(DelayQueueOperations.class).sendAll(requests);
+			await().atMost(Duration.ofSeconds(20)).until(() -> listener.starts.size() == 16);
+			for (String group : List.of("a", "b")) {
+				List<Start> starts = new ArrayList<>(listener.starts);
+				starts.removeIf((start) -> !start.group().equals(group));
+				starts.sort((a, b) -> Long.compare(a.at(), b.at()));
+				assertThat(starts).hasSize(8);
+				assertNoWindowExceedsTheLimit(starts, 5, 1000);
+			}
+		});
+	}
+
+	// Runs an application whose every call to Redis takes longer than a start window (at
+	// most 50 ms), as with a Redis far away.
+	private static void runBehindASlowRedis(RedisTestServer server, ApplicationContextRunner runner,
+			ContextConsumer<AssertableApplicationContext> test) throws IOException {
 		try (ReplyDroppingProxy distant = ReplyDroppingProxy.start(server)) {
 			distant.delayReplies(Duration.ofMillis(80));
-			this.runner
-				.withPropertyValues("spring.data.redis.port=" + distant.port(),
-						"delayqueue.topics.partner.group.rate-limit.limit=5",
-						"delayqueue.topics.partner.group.rate-limit.period=1s")
-				.run((context) -> {
-					PartnerListener listener = context.getBean(PartnerListener.class);
-					List<JobRequest> requests = new ArrayList<>();
-					for (String group : List.of("a", "b")) {
-						for (int i = 0; i < 8; i++) {
-							requests.add(JobRequest.builder("partner", group + "-" + i).group(group).build());
-						}
-					}
-					context.getBean(DelayQueueOperations.class).sendAll(requests);
-					await().atMost(Duration.ofSeconds(20)).until(() -> listener.starts.size() == 16);
-					for (String group : List.of("a", "b")) {
-						List<Start> starts = new ArrayList<>(listener.starts);
-						starts.removeIf((start) -> !start.group().equals(group));
-						starts.sort((a, b) -> Long.compare(a.at(), b.at()));
-						assertThat(starts).hasSize(8);
-						assertNoWindowExceedsTheLimit(starts, 5, 1000);
-					}
-				});
+			runner.withPropertyValues("spring.data.redis.port=" + distant.port()).run(test);
 		}
 	}
 
