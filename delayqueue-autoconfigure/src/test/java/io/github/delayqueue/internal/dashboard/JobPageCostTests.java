@@ -126,12 +126,11 @@ class JobPageCostTests {
 		server.command("CONFIG", "SET", SLOW_LOG_THRESHOLD, String.valueOf(SLOW_MICROS));
 		try {
 			// The slow log counts wall time: a Redis that the machine preempts
-			// mid-command
-			// logs a short command as slow now and then. A read that walks the list in
-			// one
-			// command is slow in every round; up to three rounds tell the two apart.
+			// mid-command (another test JVM runs beside this one) logs a short command
+			// as slow now and then. A read that walks the list in one command is slow in
+			// every round; up to six rounds tell the two apart.
 			List<String> slowRounds = new ArrayList<>();
-			for (int round = 0; round < 3; round++) {
+			for (int round = 0; round < 6; round++) {
 				server.command("SLOWLOG", "RESET");
 				JsonNode endpoint = getJson(
 						base + "/actuator/delayqueue/" + topic + "?state=ready&offset=299000&count=1000");
@@ -150,7 +149,7 @@ class JobPageCostTests {
 				}
 				slowRounds.add(server.command("SLOWLOG", "GET", "10").replaceAll("\\s+", " "));
 			}
-			assertThat(slowRounds).as("rounds with commands that ran over 20 ms").hasSizeLessThan(3);
+			assertThat(slowRounds).as("rounds with commands that ran over 20 ms").hasSizeLessThan(6);
 		}
 		finally {
 			server.command("CONFIG", "SET", SLOW_LOG_THRESHOLD, threshold);
