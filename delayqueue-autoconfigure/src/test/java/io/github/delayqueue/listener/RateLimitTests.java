@@ -128,7 +128,7 @@ class RateLimitTests {
 				}
 			}
 			context.getBean(DelayQueueOperations.class).sendAll(requests);
-			await().atMost(Duration.ofSeconds(20)).until(() -> listener.starts.size() == 16);
+			await().atMost(Duration.ofSeconds(45)).until(() -> listener.starts.size() == 16);
 			for (String group : List.of("a", "b")) {
 				List<Start> starts = new ArrayList<>(listener.starts);
 				starts.removeIf((start) -> !start.group().equals(group));
