@@ -192,6 +192,7 @@ final class ReadyJobClaimer {
 		long sentAt = System.nanoTime();
 		Claim claim = this.container.claimer().claim(call);
 		this.unanswered = null;
+		this.limits.claimTook(System.nanoTime() - sentAt);
 		if (claim.paused()) {
 			this.pauses.foundPaused(call.queue());
 		}

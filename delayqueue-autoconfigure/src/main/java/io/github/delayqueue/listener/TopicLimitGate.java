@@ -137,6 +137,16 @@ final class TopicLimitGate {
 	}
 
 	/**
+	 * A claim's call to Redis took this long: the admission of its jobs goes the same
+	 * way, so its start window must allow for as long a reply, from the first admission
+	 * on (see {@link RecentRoundTrips}).
+	 * @param nanos the round trip
+	 */
+	void claimTook(long nanos) {
+		this.roundTrips.took(nanos);
+	}
+
+	/**
 	 * Admit the jobs of one claim under their topic's limits; hand back, uncounted, those
 	 * not admitted.
 	 * @param claimed the jobs of one claim, all of one queue

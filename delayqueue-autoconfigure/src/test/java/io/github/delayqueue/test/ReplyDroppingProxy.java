@@ -8,8 +8,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -133,6 +136,11 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 		try (from; to) {
 			InputStream in = from.getInputStream();
 			OutputStream out = to.getOutputStream();
+			// Delayed replies travel through a line of their own, each held back from the
+			// moment it came in: a delay is latency, as over a long link, and replies in
+			// flight together arrive together instead of queueing one delay after
+			// another.
+			DelayedReplies delayed = null;
 			int read;
 			while ((read = in.read(buffer)) >= 0) {
 				if (replies && this.dropNextReply.compareAndSet(true, false)) {
@@ -143,19 +151,62 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 					continue;
 				}
 				if (replies && this.replyDelayMillis > 0) {
-					// Latency, not a wait for a condition: the reply is on its way.
-					Thread.sleep(this.replyDelayMillis);
+					if (delayed == null) {
+						delayed = new DelayedReplies(out, to);
+					}
+					delayed.add(Arrays.copyOf(buffer, read), System.nanoTime() + this.replyDelayMillis * 1_000_000);
 				}
-				out.write(buffer, 0, read);
-				out.flush();
+				else {
+					out.write(buffer, 0, read);
+					out.flush();
+				}
 			}
 		}
 		catch (IOException ex) {
 			// One side went away; closing both ends tells the other.
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+	}
+
+	/**
+	 * The replies of one connection on their way to the client, in order, each passed on
+	 * once its time has come.
+	 */
+	private static final class DelayedReplies {
+
+		private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
+
+		DelayedReplies(OutputStream out, Socket client) {
+			daemon("proxy-delayed-replies", () -> {
+				try (client) {
+					while (true) {
+						Reply reply = this.replies.take();
+						long left = reply.dueNanos() - System.nanoTime();
+						if (left > 0) {
+							// Latency, not a wait for a condition: the reply is on its
+							// way.
+							Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+						}
+						out.write(reply.bytes());
+						out.flush();
+					}
+				}
+				catch (IOException ex) {
+					// The client went away.
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
 		}
+
+		void add(byte[] bytes, long dueNanos) {
+			this.replies.add(new Reply(bytes, dueNanos));
+		}
+
+		private record Reply(byte[] bytes, long dueNanos) {
+
+		}
+
 	}
 
 	private static void daemon(String name, Runnable task) {
