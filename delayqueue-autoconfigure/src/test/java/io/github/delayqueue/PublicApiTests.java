@@ -25,8 +25,7 @@ class PublicApiTests {
 	private static final String INTERNAL = "io.github.delayqueue.internal.";
 
 	// What applications use, then what is public only for the auto-configuration
-	// (internal
-	// by docs/api.md).
+	// (internal by docs/api.md).
 	private static final List<String> PUBLIC_TYPES = List.of(
 	// @formatter:off
 			"annotation.DelayedJobListener",

@@ -12,6 +12,7 @@ import io.github.delayqueue.internal.store.JobHistory;
 import io.github.delayqueue.internal.store.JobRecordCodec;
 import io.github.delayqueue.internal.store.JobStore;
 import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.github.delayqueue.internal.support.DueTimeListener;
 import io.github.delayqueue.internal.support.JobEventListener;
 import io.github.delayqueue.internal.support.JobEventListeners;
@@ -32,6 +33,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.task.SimpleAsyncTaskExecutorBuilder;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -65,6 +68,24 @@ public final class DelayQueueAutoConfiguration {
 	@Bean
 	static DelayQueuePropertiesEarlyCheck delayQueuePropertiesEarlyCheck(Environment environment) {
 		return new DelayQueuePropertiesEarlyCheck(environment);
+	}
+
+	/**
+	 * Where the starter's threads come from: the application's task executor builder
+	 * (Spring Boot's follows {@code spring.threads.virtual.enabled} and applies the
+	 * application's task decorator and customizers), or one that follows
+	 * {@code spring.threads.virtual.enabled} alone where the application has none.
+	 */
+	@Bean
+	DelayQueueThreads delayQueueThreads(ObjectProvider<SimpleAsyncTaskExecutorBuilder> builder,
+			Environment environment) {
+		return DelayQueueThreads.from(taskExecutorBuilder(builder, environment));
+	}
+
+	static SimpleAsyncTaskExecutorBuilder taskExecutorBuilder(ObjectProvider<SimpleAsyncTaskExecutorBuilder> builder,
+			Environment environment) {
+		return builder.getIfUnique(
+				() -> new SimpleAsyncTaskExecutorBuilder().virtualThreads(Threading.VIRTUAL.isActive(environment)));
 	}
 
 	@Bean

@@ -5,6 +5,7 @@ import io.github.delayqueue.internal.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.internal.presence.ListenerPresence;
 import io.github.delayqueue.internal.store.JobStore;
 import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -44,9 +45,9 @@ public final class DelayQueueHealthAutoConfiguration {
 	@ConditionalOnMissingBean(name = "delayQueueHealthIndicator")
 	@ConditionalOnEnabledHealthIndicator("delayqueue")
 	DelayQueueHealthIndicator delayQueueHealthIndicator(JobStore jobStore, ScriptRunner scriptRunner,
-			DelayQueueProperties properties) {
+			DelayQueueProperties properties, DelayQueueThreads threads) {
 		return new DelayQueueHealthIndicator(jobStore,
-				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()));
+				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), threads);
 	}
 
 	/**
@@ -63,9 +64,9 @@ public final class DelayQueueHealthAutoConfiguration {
 	static class BoundedRedisHealthConfiguration
 			extends CompositeHealthContributorConfiguration<BoundedHealthIndicator, RedisConnectionFactory> {
 
-		BoundedRedisHealthConfiguration() {
+		BoundedRedisHealthConfiguration(DelayQueueThreads threads) {
 			super((factory) -> new BoundedHealthIndicator(new DataRedisHealthIndicator(factory),
-					BoundedHealthIndicator.DEFAULT_TIMEOUT));
+					BoundedHealthIndicator.DEFAULT_TIMEOUT, threads));
 		}
 
 		@Bean

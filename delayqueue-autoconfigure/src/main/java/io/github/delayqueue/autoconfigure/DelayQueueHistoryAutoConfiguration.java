@@ -7,6 +7,7 @@ import io.github.delayqueue.internal.history.ThroughputFlusher;
 import io.github.delayqueue.internal.history.ThroughputHistory;
 import io.github.delayqueue.internal.store.JobStore;
 import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -37,8 +38,11 @@ public final class DelayQueueHistoryAutoConfiguration {
 
 	@Bean
 	ThroughputFlusher delayQueueThroughputFlusher(ThroughputCounters counters, ThroughputHistory history,
-			DelayQueueProperties properties) {
-		return new ThroughputFlusher(counters, history, properties.getHistory().getFlushInterval());
+			DelayQueueProperties properties, DelayQueueThreads threads) {
+		ThroughputFlusher flusher = new ThroughputFlusher(counters, history,
+				properties.getHistory().getFlushInterval());
+		flusher.setThreads(threads);
+		return flusher;
 	}
 
 }

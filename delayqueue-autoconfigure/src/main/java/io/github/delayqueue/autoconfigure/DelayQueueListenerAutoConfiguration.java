@@ -14,6 +14,7 @@ import io.github.delayqueue.internal.store.JobClaims;
 import io.github.delayqueue.internal.store.JobRecordCodec;
 import io.github.delayqueue.internal.store.JobStore;
 import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.github.delayqueue.internal.support.JobEventListener;
 import io.github.delayqueue.internal.support.JobEventListeners;
 import io.github.delayqueue.internal.support.TopicPolicies;
@@ -37,7 +38,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
-import org.springframework.boot.thread.Threading;
+import org.springframework.boot.task.SimpleAsyncTaskExecutorBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -72,7 +73,8 @@ public final class DelayQueueListenerAutoConfiguration {
 			ObjectProvider<DelayedJobScheduler> scheduler, Environment environment,
 			ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<DelayQueueProcessObservationConvention> processConvention, ListableBeanFactory beanFactory,
-			ObjectProvider<DelayedJobErrorHandler> errorHandler, ObjectProvider<DeadJobListener> deadJobListeners) {
+			ObjectProvider<DelayedJobErrorHandler> errorHandler, ObjectProvider<DeadJobListener> deadJobListeners,
+			ObjectProvider<SimpleAsyncTaskExecutorBuilder> taskExecutorBuilder, DelayQueueThreads threads) {
 		DelayedJobListenerContainerFactory factory = new DelayedJobListenerContainerFactory(claims, policies, codec,
 				new JobEventListeners(eventListeners.orderedStream().toList()), jsonMapper,
 				pollTimeout(properties, redisProperties.getIfAvailable(), environment),
@@ -80,9 +82,10 @@ public final class DelayQueueListenerAutoConfiguration {
 					store.registerTopic(topic);
 					scheduler.ifAvailable((available) -> available.addTopic(topic));
 				});
-		factory.setVirtualThreads(Threading.VIRTUAL.isActive(environment));
+		factory
+			.setTaskExecutorBuilder(DelayQueueAutoConfiguration.taskExecutorBuilder(taskExecutorBuilder, environment));
 		factory.setErrorHandler(errorHandler.getIfUnique());
-		factory.setDeadJobNotifier(new DeadJobNotifier(deadJobListeners.orderedStream().toList(), null));
+		factory.setDeadJobNotifier(new DeadJobNotifier(deadJobListeners.orderedStream().toList(), null, threads));
 		factory.setObservation(
 				ObservationSwitch.registry(properties.getObservation(), observationRegistry, beanFactory),
 				processConvention.getIfUnique(), properties.getObservation().getLinkLongDelays());
@@ -136,9 +139,12 @@ public final class DelayQueueListenerAutoConfiguration {
 	@Bean
 	ListenerPresencePublisher delayQueueListenerPresencePublisher(ScriptRunner scriptRunner,
 			DelayQueueProperties properties, DelayedJobListenerEndpointRegistry registry,
-			ObjectProvider<EmptyTopicPruner> pruner) {
-		return new ListenerPresencePublisher(new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()),
-				registry, pruner.getIfAvailable());
+			ObjectProvider<EmptyTopicPruner> pruner, DelayQueueThreads threads) {
+		ListenerPresencePublisher publisher = new ListenerPresencePublisher(
+				new ListenerPresence(scriptRunner.redis(), properties.getKeyPrefix()), registry,
+				pruner.getIfAvailable());
+		publisher.setThreads(threads);
+		return publisher;
 	}
 
 }

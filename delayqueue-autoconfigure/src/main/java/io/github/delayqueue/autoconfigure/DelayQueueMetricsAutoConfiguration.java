@@ -2,6 +2,7 @@ package io.github.delayqueue.autoconfigure;
 
 import io.github.delayqueue.internal.actuate.DelayQueueMetrics;
 import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -29,8 +30,10 @@ public final class DelayQueueMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DelayQueueMetrics delayQueueMetrics(JobStore jobStore) {
-		return new DelayQueueMetrics(jobStore);
+	DelayQueueMetrics delayQueueMetrics(JobStore jobStore, DelayQueueThreads threads) {
+		DelayQueueMetrics metrics = new DelayQueueMetrics(jobStore);
+		metrics.setThreads(threads);
+		return metrics;
 	}
 
 }

@@ -9,6 +9,7 @@ import io.github.delayqueue.internal.scheduler.WakeUpSubscriber;
 import io.github.delayqueue.internal.store.DelayQueueKeys;
 import io.github.delayqueue.internal.store.JobStore;
 import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.github.delayqueue.internal.support.JobEventListener;
 import io.github.delayqueue.internal.support.JobEventListeners;
 import io.github.delayqueue.internal.support.TopicPolicies;
@@ -38,14 +39,15 @@ public final class DelayQueueSchedulerAutoConfiguration {
 	@ConditionalOnMissingBean
 	DelayedJobScheduler delayedJobScheduler(ScriptRunner scriptRunner, DelayQueueKeys keys, JobStore jobStore,
 			TopicPolicies policies, DelayQueueProperties properties, ObjectProvider<JobEventListener> eventListeners,
-			ObjectProvider<DeadJobListener> deadJobListeners) {
+			ObjectProvider<DeadJobListener> deadJobListeners, DelayQueueThreads threads) {
 		DelayedJobScheduler scheduler = new DelayedJobScheduler(scriptRunner, keys, jobStore, policies,
 				properties.getScheduler().getBatchSize(), properties.getScheduler().getMaxSleep());
 		scheduler.setEventListener(new JobEventListeners(eventListeners.orderedStream().toList()));
 		List<DeadJobListener> listeners = deadJobListeners.orderedStream().toList();
 		if (!listeners.isEmpty()) {
-			scheduler.setExpiredDeadJobsListener(new DeadJobNotifier(listeners, jobStore));
+			scheduler.setExpiredDeadJobsListener(new DeadJobNotifier(listeners, jobStore, threads));
 		}
+		scheduler.setThreads(threads);
 		scheduler.setOrphanCheckInterval(properties.getScheduler().getOrphanCheckInterval());
 		scheduler.setIdleMaxSleep(properties.getScheduler().getIdleMaxSleep());
 		if (policies instanceof PropertiesTopicPolicies configured) {
@@ -59,8 +61,8 @@ public final class DelayQueueSchedulerAutoConfiguration {
 	@Bean(defaultCandidate = false)
 	@ConditionalOnMissingBean(name = "delayQueueWakeUpContainer")
 	RedisMessageListenerContainer delayQueueWakeUpContainer(RedisConnectionFactory connectionFactory,
-			DelayedJobScheduler scheduler, DelayQueueKeys keys) {
-		return new WakeUpListenerContainer(connectionFactory, new WakeUpSubscriber(scheduler, keys));
+			DelayedJobScheduler scheduler, DelayQueueKeys keys, DelayQueueThreads threads) {
+		return new WakeUpListenerContainer(connectionFactory, new WakeUpSubscriber(scheduler, keys), threads);
 	}
 
 }

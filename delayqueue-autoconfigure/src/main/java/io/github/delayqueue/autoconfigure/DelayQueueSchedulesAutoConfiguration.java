@@ -15,6 +15,7 @@ import io.github.delayqueue.internal.store.JobHistory;
 import io.github.delayqueue.internal.store.JobRecordCodec;
 import io.github.delayqueue.internal.store.JobStore;
 import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
@@ -77,8 +78,10 @@ public final class DelayQueueSchedulesAutoConfiguration {
 	}
 
 	@Bean
-	ScheduleLoop delayQueueScheduleLoop(ScheduleEngine engine) {
-		return engine.loop();
+	ScheduleLoop delayQueueScheduleLoop(ScheduleEngine engine, DelayQueueThreads threads) {
+		ScheduleLoop loop = engine.loop();
+		loop.setThreads(threads);
+		return loop;
 	}
 
 	@Bean

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.delayqueue.internal.store.JobClaims;
 import io.github.delayqueue.internal.store.ReconnectBackoff;
 import io.github.delayqueue.internal.store.RedisOutageLog;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -93,16 +93,17 @@ final class ContainerRun {
 		this.handoff = new ClaimHandoff(this.permits::availablePermits);
 		this.pauses = new TopicPauses(System::nanoTime, claims::isPaused);
 		String prefix = "delayqueue-" + container.getListenerId();
+		DelayQueueThreads threads = container.factory().threads();
 		this.waiters = new ReadyWaiters(ReadyWaiters.bound(concurrency, container.getTopics().size()),
-				container.factory().getPollTimeout(), prefix, claims, this.handoff, this.pauses);
-		this.workers = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(), container.factory().workerThreadFactory(prefix + "-worker-"));
+				container.factory().getPollTimeout(), threads, prefix, claims, this.handoff, this.pauses);
+		// A pool even of virtual threads: it keeps the bound on handlers at once, and a
+		// queue of claimed jobs that a stop can hand back.
+		this.workers = threads.pool(prefix + "-worker-", concurrency, Duration.ZERO, false);
 		this.completions = new AsyncCompletions(this.workers);
-		this.poller = new Thread(this::claimLoop, prefix + "-poller");
-		// The one non-daemon thread: an application whose only work is its listeners
-		// must stay up while nothing is ready, as it does once a handler ran. Closing the
-		// context (the shutdown hook does) ends it.
-		this.poller.setDaemon(false);
+		// The one thread that keeps the JVM running: an application whose only work is
+		// its listeners must stay up while nothing is ready, as it does once a handler
+		// ran. Closing the context (the shutdown hook does) ends it.
+		this.poller = threads.keepingAlive(prefix + "-poller", this::claimLoop);
 		this.limits = new TopicLimitGate(claims.limiter(), container.factory().policies()::forTopic, this.pauses,
 				this.handoff::wake, this.handoff::lookAgain);
 		this.globallyBounded = this.limits.anyGloballyBounded(container.getTopics());

@@ -1,22 +1,20 @@
 package io.github.delayqueue.listener;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.core.DeadJob;
 import io.github.delayqueue.core.DeadJobListener;
 import io.github.delayqueue.internal.store.DelayQueueKeys;
 import io.github.delayqueue.internal.store.JobStore;
 import io.github.delayqueue.internal.store.StoredJob;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.github.delayqueue.internal.support.ExpiredDeadJobsListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Tells the application's {@link DeadJobListener}s of each job that became dead on this
@@ -31,11 +29,13 @@ public final class DeadJobNotifier implements ExpiredDeadJobsListener {
 
 	private static final Log logger = LogFactory.getLog(DeadJobNotifier.class);
 
-	private static final DeadJobNotifier NONE = new DeadJobNotifier(List.of(), null);
+	private static final DeadJobNotifier NONE = new DeadJobNotifier(List.of(), null, DelayQueueThreads.platform());
 
 	private final List<DeadJobListener> listeners;
 
 	private final @Nullable JobStore store;
+
+	private final DelayQueueThreads threads;
 
 	private @Nullable ThreadPoolExecutor executor;
 
@@ -44,10 +44,12 @@ public final class DeadJobNotifier implements ExpiredDeadJobsListener {
 	 * @param listeners the listeners, in order
 	 * @param store reads the jobs the scheduler made dead, or {@code null} where this
 	 * notifier only hears of handlers' failures
+	 * @param threads where the thread that tells the listeners comes from
 	 */
-	public DeadJobNotifier(List<DeadJobListener> listeners, @Nullable JobStore store) {
+	public DeadJobNotifier(List<DeadJobListener> listeners, @Nullable JobStore store, DelayQueueThreads threads) {
 		this.listeners = List.copyOf(listeners);
 		this.store = store;
+		this.threads = threads;
 	}
 
 	/**
@@ -109,12 +111,7 @@ public final class DeadJobNotifier implements ExpiredDeadJobsListener {
 	// whose jobs never die by their time to run has none.
 	private synchronized ThreadPoolExecutor executor() {
 		if (this.executor == null) {
-			CustomizableThreadFactory threads = new CustomizableThreadFactory("delayqueue-dead-jobs-");
-			threads.setDaemon(true);
-			ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS,
-					new LinkedBlockingQueue<>(), threads);
-			executor.allowCoreThreadTimeOut(true);
-			this.executor = executor;
+			this.executor = this.threads.pool("delayqueue-dead-jobs-", 1, Duration.ofSeconds(10), true);
 		}
 		return this.executor;
 	}

@@ -150,16 +150,14 @@ public class DelayedJobListenerContainer {
 			callback.run();
 			return;
 		}
-		Thread stopping = new Thread(() -> {
+		this.factory.threads().daemon("delayqueue-stop-" + this.endpoint.id(), () -> {
 			try {
 				run.stop();
 			}
 			finally {
 				callback.run();
 			}
-		}, "delayqueue-stop-" + this.endpoint.id());
-		stopping.setDaemon(true);
-		stopping.start();
+		}).start();
 	}
 
 	private @Nullable ContainerRun detach() {

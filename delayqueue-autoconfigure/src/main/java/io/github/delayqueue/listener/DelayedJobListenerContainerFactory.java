@@ -1,12 +1,12 @@
 package io.github.delayqueue.listener;
 
 import java.time.Duration;
-import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 
 import io.github.delayqueue.core.DelayedJobErrorHandler;
 import io.github.delayqueue.internal.store.JobClaims;
 import io.github.delayqueue.internal.store.JobRecordCodec;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.github.delayqueue.internal.support.DueTimeListener;
 import io.github.delayqueue.internal.support.JobEventListener;
 import io.github.delayqueue.internal.support.TopicPolicies;
@@ -15,8 +15,7 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.core.task.VirtualThreadTaskExecutor;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.boot.task.SimpleAsyncTaskExecutorBuilder;
 
 /**
  * Creates a {@link DelayedJobListenerContainer} per endpoint and holds what they share.
@@ -63,7 +62,7 @@ public class DelayedJobListenerContainerFactory {
 	private DueTimeListener dueTimeListener = (topic, dueAt) -> {
 	};
 
-	private boolean virtualThreads;
+	private DelayQueueThreads threads = DelayQueueThreads.platform();
 
 	private HandlerObservations observations = HandlerObservations.NONE;
 
@@ -108,13 +107,15 @@ public class DelayedJobListenerContainerFactory {
 	}
 
 	/**
-	 * Set whether handlers run on virtual threads, as Spring Boot's
-	 * {@code spring.threads.virtual.enabled} asks on Java 21 and later. Each listener
-	 * still runs at most its concurrency of handlers at once.
-	 * @param virtualThreads {@code true} for virtual threads
+	 * Set the builder of the listeners' threads (their pollers, waiters and handler
+	 * workers), typically Spring Boot's, so that {@code spring.threads.virtual.enabled}
+	 * and the application's task decorator and customizers apply to them. Each listener
+	 * still runs at most its concurrency of handlers at once. Plain platform threads when
+	 * not set.
+	 * @param builder the builder
 	 */
-	public void setVirtualThreads(boolean virtualThreads) {
-		this.virtualThreads = virtualThreads;
+	public void setTaskExecutorBuilder(SimpleAsyncTaskExecutorBuilder builder) {
+		this.threads = DelayQueueThreads.from(builder);
 	}
 
 	/**
@@ -184,7 +185,7 @@ public class DelayedJobListenerContainerFactory {
 		DelayedJobListenerContainerFactory copy = new DelayedJobListenerContainerFactory(this.claims, this.policies,
 				this.codec, this.events, this.jsonMapper, this.pollTimeout, this.shutdownTimeout, this.topicRegistrar);
 		copy.dueTimeListener = this.dueTimeListener;
-		copy.virtualThreads = this.virtualThreads;
+		copy.threads = this.threads;
 		copy.observations = this.observations;
 		copy.queueRefreshInterval = this.queueRefreshInterval;
 		copy.errorHandler = this.errorHandler;
@@ -249,12 +250,8 @@ public class DelayedJobListenerContainerFactory {
 		return this.dueTimeListener;
 	}
 
-	ThreadFactory workerThreadFactory(String namePrefix) {
-		// A pool of virtual threads looks odd, but keeps what the pool
-		// gives: the bound on handlers at once, and a queue of claimed jobs
-		// that a stop can hand back.
-		return this.virtualThreads ? new VirtualThreadTaskExecutor(namePrefix).getVirtualThreadFactory()
-				: new CustomizableThreadFactory(namePrefix);
+	DelayQueueThreads threads() {
+		return this.threads;
 	}
 
 	void registerTopic(String topic) {

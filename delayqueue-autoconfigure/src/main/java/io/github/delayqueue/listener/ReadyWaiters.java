@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.delayqueue.internal.store.JobClaims;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 
 /**
  * The waiters of one container run, each a thread with a Redis connection of its own that
@@ -26,6 +27,8 @@ final class ReadyWaiters {
 
 	private final QueueRotation rotation;
 
+	private final DelayQueueThreads threads;
+
 	private final String threadPrefix;
 
 	private final JobClaims claims;
@@ -42,9 +45,10 @@ final class ReadyWaiters {
 
 	private boolean stopped;
 
-	ReadyWaiters(int bound, Duration pollTimeout, String threadPrefix, JobClaims claims, ClaimHandoff handoff,
-			TopicPauses pauses) {
+	ReadyWaiters(int bound, Duration pollTimeout, DelayQueueThreads threads, String threadPrefix, JobClaims claims,
+			ClaimHandoff handoff, TopicPauses pauses) {
 		this.rotation = new QueueRotation(bound, pollTimeout);
+		this.threads = threads;
 		this.threadPrefix = threadPrefix;
 		this.claims = claims;
 		this.handoff = handoff;
@@ -77,8 +81,7 @@ final class ReadyWaiters {
 		this.waiters.removeIf((waiter) -> this.started && !waiter.thread().isAlive());
 		while (this.rotation.join()) {
 			ReadyJobWaiter waiter = new ReadyJobWaiter(this.rotation, this.claims, this.handoff, this.pauses);
-			Thread thread = new Thread(waiter, this.threadPrefix + "-waiter-" + (++this.created));
-			thread.setDaemon(true);
+			Thread thread = this.threads.blockingOnRedis(this.threadPrefix + "-waiter-" + (++this.created), waiter);
 			this.waiters.add(new Waiter(waiter, thread));
 			if (this.started) {
 				thread.start();

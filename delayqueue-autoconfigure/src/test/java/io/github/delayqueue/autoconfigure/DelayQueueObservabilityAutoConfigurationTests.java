@@ -10,6 +10,7 @@ import io.github.delayqueue.internal.actuate.DelayQueueHealthIndicator;
 import io.github.delayqueue.internal.actuate.DelayQueueMetrics;
 import io.github.delayqueue.internal.presence.ListenerPresence;
 import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.github.delayqueue.internal.support.JobEventListener;
 import io.github.delayqueue.test.RedisExtension;
 import io.github.delayqueue.test.RedisTestServer;
@@ -226,7 +227,7 @@ class DelayQueueObservabilityAutoConfigurationTests {
 	static class OwnHealthIndicator extends DelayQueueHealthIndicator {
 
 		OwnHealthIndicator(JobStore store, ListenerPresence presence) {
-			super(store, presence);
+			super(store, presence, DelayQueueThreads.platform());
 		}
 
 	}

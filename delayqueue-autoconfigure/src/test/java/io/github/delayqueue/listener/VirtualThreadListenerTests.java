@@ -15,8 +15,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.task.TaskDecorator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -45,6 +48,14 @@ class VirtualThreadListenerTests {
 					context.getBean(ThreadRecorder.class));
 			assertThat(virtual).containsExactly(true, true, true);
 			assertThat(context.getBean(ThreadRecorder.class).mostAtOnce()).isLessThanOrEqualTo(2);
+			// A virtual thread never keeps the JVM running: the poller, a platform thread
+			// (listed below, which virtual threads are not), keeps an application whose
+			// only work is its listeners up.
+			assertThat(Thread.getAllStackTraces().keySet())
+				.filteredOn(
+						(thread) -> thread.getName().startsWith("delayqueue-") && thread.getName().endsWith("-poller"))
+				.singleElement()
+				.satisfies((poller) -> assertThat(poller.isDaemon()).isFalse());
 		});
 	}
 
@@ -54,6 +65,26 @@ class VirtualThreadListenerTests {
 			List<Boolean> virtual = handle(context.getBean(DelayQueueOperations.class),
 					context.getBean(ThreadRecorder.class));
 			assertThat(virtual).containsExactly(false, false, false);
+		});
+	}
+
+	@Test
+	void runsHandlersUnderTheApplicationsTaskDecorator() {
+		this.runner.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+			.withBean(TaskDecorator.class, () -> ThreadRecorder::marked)
+			.run((context) -> {
+				ThreadRecorder recorder = context.getBean(ThreadRecorder.class);
+				handle(context.getBean(DelayQueueOperations.class), recorder);
+				assertThat(recorder.marks).containsExactly("decorated", "decorated", "decorated");
+			});
+	}
+
+	@Test
+	void runsHandlersWithoutAMarkWhenTheApplicationHasNoTaskDecorator() {
+		this.runner.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class)).run((context) -> {
+			ThreadRecorder recorder = context.getBean(ThreadRecorder.class);
+			handle(context.getBean(DelayQueueOperations.class), recorder);
+			assertThat(recorder.marks).containsExactly("none", "none", "none");
 		});
 	}
 
@@ -68,7 +99,12 @@ class VirtualThreadListenerTests {
 	@Configuration(proxyBeanMethods = false)
 	static class ThreadRecorder {
 
+		// Set by the application's task decorator on the threads it wraps.
+		static final ThreadLocal<String> MARK = new ThreadLocal<>();
+
 		final List<Boolean> virtual = new CopyOnWriteArrayList<>();
+
+		final List<String> marks = new CopyOnWriteArrayList<>();
 
 		private final AtomicInteger running = new AtomicInteger();
 
@@ -78,11 +114,24 @@ class VirtualThreadListenerTests {
 		void on(String payload) throws Exception {
 			this.mostAtOnce.accumulateAndGet(this.running.incrementAndGet(), Math::max);
 			try {
+				this.marks.add((MARK.get() != null) ? MARK.get() : "none");
 				this.virtual.add(isVirtual(Thread.currentThread()));
 			}
 			finally {
 				this.running.decrementAndGet();
 			}
+		}
+
+		static Runnable marked(Runnable task) {
+			return () -> {
+				MARK.set("decorated");
+				try {
+					task.run();
+				}
+				finally {
+					MARK.remove();
+				}
+			};
 		}
 
 		int mostAtOnce() {

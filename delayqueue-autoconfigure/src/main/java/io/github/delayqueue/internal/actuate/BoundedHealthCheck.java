@@ -5,11 +5,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.Health;
@@ -37,20 +36,18 @@ final class BoundedHealthCheck implements AutoCloseable {
 
 	/**
 	 * Create the check.
-	 * @param threadName the name of the check's thread
+	 * @param threads where the check's thread comes from
+	 * @param threadName the name of the check's thread, less a number
 	 * @param timeout how long a probe waits for the check
 	 * @param notAnswered what a probe that waited in vain reports as the error
 	 * @param check the check
 	 */
-	BoundedHealthCheck(String threadName, Duration timeout, String notAnswered, Callable<Health> check) {
+	BoundedHealthCheck(DelayQueueThreads threads, String threadName, Duration timeout, String notAnswered,
+			Callable<Health> check) {
 		this.check = check;
 		this.timeout = timeout;
 		this.notAnswered = notAnswered;
-		this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), (task) -> {
-			Thread thread = new Thread(task, threadName);
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.executor = threads.pool(threadName + "-", 1, Duration.ZERO, true);
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.github.delayqueue.internal.actuate;
 
 import java.time.Duration;
 
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -29,9 +30,10 @@ public class BoundedHealthIndicator implements HealthIndicator, DisposableBean {
 	 * Bound an indicator.
 	 * @param indicator the indicator
 	 * @param timeout how long a probe waits for it
+	 * @param threads where the thread that runs the indicator comes from
 	 */
-	public BoundedHealthIndicator(HealthIndicator indicator, Duration timeout) {
-		this.bounded = new BoundedHealthCheck("delayqueue-bounded-health", timeout,
+	public BoundedHealthIndicator(HealthIndicator indicator, Duration timeout, DelayQueueThreads threads) {
+		this.bounded = new BoundedHealthCheck(threads, "delayqueue-bounded-health", timeout,
 				"No answer within " + BoundedHealthCheck.format(timeout), indicator::health);
 	}
 

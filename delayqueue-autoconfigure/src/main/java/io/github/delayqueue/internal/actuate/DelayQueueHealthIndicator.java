@@ -6,6 +6,7 @@ import java.util.Set;
 
 import io.github.delayqueue.internal.presence.ListenerPresence;
 import io.github.delayqueue.internal.store.JobStore;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.health.contributor.Health;
@@ -51,9 +52,10 @@ public class DelayQueueHealthIndicator implements HealthIndicator, DisposableBea
 	 * Create the indicator with the {@linkplain #DEFAULT_TIMEOUT default timeout}.
 	 * @param store where the topics are read
 	 * @param presence tells which topics have listeners
+	 * @param threads where the thread that reads Redis comes from
 	 */
-	public DelayQueueHealthIndicator(JobStore store, ListenerPresence presence) {
-		this(store, presence, DEFAULT_TIMEOUT);
+	public DelayQueueHealthIndicator(JobStore store, ListenerPresence presence, DelayQueueThreads threads) {
+		this(store, presence, DEFAULT_TIMEOUT, threads);
 	}
 
 	/**
@@ -61,11 +63,13 @@ public class DelayQueueHealthIndicator implements HealthIndicator, DisposableBea
 	 * @param store where the topics are read
 	 * @param presence tells which topics have listeners
 	 * @param timeout how long a probe waits for Redis
+	 * @param threads where the thread that reads Redis comes from
 	 */
-	public DelayQueueHealthIndicator(JobStore store, ListenerPresence presence, Duration timeout) {
+	public DelayQueueHealthIndicator(JobStore store, ListenerPresence presence, Duration timeout,
+			DelayQueueThreads threads) {
 		this.store = store;
 		this.presence = presence;
-		this.bounded = new BoundedHealthCheck("delayqueue-health", timeout,
+		this.bounded = new BoundedHealthCheck(threads, "delayqueue-health", timeout,
 				"Redis did not answer within " + BoundedHealthCheck.format(timeout), this::check);
 	}
 

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +14,7 @@ import java.util.function.ToLongFunction;
 import io.github.delayqueue.internal.store.JobStore;
 import io.github.delayqueue.internal.store.JobStore.TopicState;
 import io.github.delayqueue.internal.store.StateCounts;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.github.delayqueue.internal.support.JobEventListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -121,6 +121,8 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 
 	private volatile @Nullable ScheduledExecutorService refresher;
 
+	private DelayQueueThreads threads = DelayQueueThreads.platform();
+
 	/**
 	 * Create the meters with the default intervals.
 	 * @param store where the queue sizes are read
@@ -143,6 +145,15 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 		this.stats = new TopicStatsCache(store, statsRefreshInterval, this::refreshStatsSoon);
 	}
 
+	/**
+	 * Set where the refresher's thread comes from, typically the starter's threads built
+	 * by Spring Boot's task executor builder. A plain platform thread when not set.
+	 * @param threads the threads
+	 */
+	public void setThreads(DelayQueueThreads threads) {
+		this.threads = threads;
+	}
+
 	@Override
 	public synchronized void bindTo(MeterRegistry registry) {
 		this.registry = registry;
@@ -152,11 +163,7 @@ public class DelayQueueMetrics implements MeterBinder, JobEventListener, AutoClo
 		this.sentTopics.forEach(this::sentCounter);
 		this.handledTopics.forEach(this::handlerMeters);
 		if (this.refresher == null) {
-			ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor((task) -> {
-				Thread thread = new Thread(task, "delayqueue-metrics");
-				thread.setDaemon(true);
-				return thread;
-			});
+			ScheduledExecutorService refresher = this.threads.scheduler("delayqueue-metrics");
 			refresher.scheduleWithFixedDelay(this::refreshTopics, 0, this.topicRefreshInterval.toMillis(),
 					TimeUnit.MILLISECONDS);
 			long statsInterval = this.statsRefreshInterval.toMillis();

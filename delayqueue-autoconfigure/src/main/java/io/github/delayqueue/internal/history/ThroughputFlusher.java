@@ -2,10 +2,10 @@ package io.github.delayqueue.internal.history;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -45,6 +45,8 @@ public class ThroughputFlusher implements SmartLifecycle {
 
 	private @Nullable ScheduledExecutorService executor;
 
+	private DelayQueueThreads threads = DelayQueueThreads.platform();
+
 	/**
 	 * Create a flusher.
 	 * @param counters what this instance counted
@@ -72,17 +74,22 @@ public class ThroughputFlusher implements SmartLifecycle {
 		}
 	}
 
+	/**
+	 * Set where the flusher's thread comes from, typically the starter's threads built by
+	 * Spring Boot's task executor builder. A plain platform thread when not set.
+	 * @param threads the threads
+	 */
+	public void setThreads(DelayQueueThreads threads) {
+		this.threads = threads;
+	}
+
 	@Override
 	public void start() {
 		synchronized (this.lifecycleMonitor) {
 			if (this.executor != null) {
 				return;
 			}
-			ScheduledExecutorService started = Executors.newSingleThreadScheduledExecutor((task) -> {
-				Thread thread = new Thread(task, "delayqueue-history");
-				thread.setDaemon(true);
-				return thread;
-			});
+			ScheduledExecutorService started = this.threads.scheduler("delayqueue-history");
 			long millis = this.interval.toMillis();
 			started.scheduleWithFixedDelay(this::flush, millis, millis, TimeUnit.MILLISECONDS);
 			this.executor = started;

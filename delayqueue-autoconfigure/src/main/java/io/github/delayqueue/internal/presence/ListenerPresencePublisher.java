@@ -3,11 +3,11 @@ package io.github.delayqueue.internal.presence;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.github.delayqueue.listener.DelayedJobListenerEndpointRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -56,6 +56,8 @@ public class ListenerPresencePublisher implements SmartLifecycle {
 
 	private volatile boolean failing;
 
+	private DelayQueueThreads threads = DelayQueueThreads.platform();
+
 	/**
 	 * Create a publisher.
 	 * @param presence the hash to publish to
@@ -77,13 +79,18 @@ public class ListenerPresencePublisher implements SmartLifecycle {
 		return this.instanceId;
 	}
 
+	/**
+	 * Set where the heartbeat's thread comes from, typically the starter's threads built
+	 * by Spring Boot's task executor builder. A plain platform thread when not set.
+	 * @param threads the threads
+	 */
+	public void setThreads(DelayQueueThreads threads) {
+		this.threads = threads;
+	}
+
 	@Override
 	public void start() {
-		ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "delayqueue-presence");
-			thread.setDaemon(true);
-			return thread;
-		});
+		ScheduledExecutorService beat = this.threads.scheduler("delayqueue-presence");
 		long interval = this.presence.getRefreshInterval().toMillis();
 		beat.scheduleWithFixedDelay(this::beat, 0, interval, TimeUnit.MILLISECONDS);
 		this.executor = beat;

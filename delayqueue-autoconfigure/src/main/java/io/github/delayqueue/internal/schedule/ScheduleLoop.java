@@ -10,6 +10,7 @@ import java.util.function.LongSupplier;
 import io.github.delayqueue.internal.scheduler.DelayedJobScheduler;
 import io.github.delayqueue.internal.store.ReconnectBackoff;
 import io.github.delayqueue.internal.store.RedisOutageLog;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -59,6 +60,8 @@ public final class ScheduleLoop implements SmartLifecycle {
 
 	private @Nullable Thread thread;
 
+	private DelayQueueThreads threads = DelayQueueThreads.platform();
+
 	private long heartbeatNanos = ScheduleDeclarations.HEARTBEAT.toNanos();
 
 	private long expiryNanos = DEFAULT_EXPIRY_INTERVAL.toNanos();
@@ -99,6 +102,15 @@ public final class ScheduleLoop implements SmartLifecycle {
 		}
 	}
 
+	/**
+	 * Set where the loop's thread comes from, typically the starter's threads built by
+	 * Spring Boot's task executor builder. A plain platform thread when not set.
+	 * @param threads the threads
+	 */
+	public void setThreads(DelayQueueThreads threads) {
+		this.threads = threads;
+	}
+
 	@Override
 	public void start() {
 		synchronized (this) {
@@ -107,8 +119,7 @@ public final class ScheduleLoop implements SmartLifecycle {
 			}
 			Thread previous = this.thread;
 			this.running = true;
-			Thread worker = new Thread(() -> run(previous), "delayqueue-schedules");
-			worker.setDaemon(true);
+			Thread worker = this.threads.daemon("delayqueue-schedules", () -> run(previous));
 			this.thread = worker;
 			worker.start();
 		}

@@ -11,6 +11,7 @@ import io.github.delayqueue.internal.store.JobStore;
 import io.github.delayqueue.internal.store.ReconnectBackoff;
 import io.github.delayqueue.internal.store.RedisOutageLog;
 import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import io.github.delayqueue.internal.support.DueTimeListener;
 import io.github.delayqueue.internal.support.ExpiredDeadJobsListener;
 import io.github.delayqueue.internal.support.JobEventListener;
@@ -87,6 +88,8 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener, App
 
 	private long stopTimeoutMillis = TimeUnit.SECONDS.toMillis(10);
 
+	private DelayQueueThreads threads = DelayQueueThreads.platform();
+
 	private ApplicationEventPublisher eventPublisher = (event) -> {
 	};
 
@@ -117,6 +120,15 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener, App
 		this.sweeper = new TopicSweeper(store, policies, batchSize, this.cap, this.wakeUps, nanoClock);
 		this.chores = new PeriodicChores(store, jobStore, policies, this.health, this.cap, this.wakeUps,
 				this.maxSleepNanos, this::wakeUpAll);
+	}
+
+	/**
+	 * Set where the loop's thread comes from, typically the starter's threads built by
+	 * Spring Boot's task executor builder. Plain platform threads when not set.
+	 * @param threads the threads
+	 */
+	public void setThreads(DelayQueueThreads threads) {
+		this.threads = threads;
 	}
 
 	/**
@@ -331,8 +343,7 @@ public class DelayedJobScheduler implements SmartLifecycle, DueTimeListener, App
 			this.running = true;
 			long generation = ++this.generation;
 			Thread previous = this.thread;
-			Thread worker = new Thread(() -> run(generation, previous), "delayqueue-scheduler");
-			worker.setDaemon(true);
+			Thread worker = this.threads.daemon("delayqueue-scheduler", () -> run(generation, previous));
 			this.thread = worker;
 			worker.start();
 		}

@@ -1,19 +1,20 @@
 package io.github.delayqueue.internal.scheduler;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import io.github.delayqueue.internal.store.ReconnectBackoff;
+import io.github.delayqueue.internal.support.DelayQueueThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.FixedBackOff;
 
@@ -52,7 +53,9 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 
 	private final WakeUpSubscriber subscriber;
 
-	private final ThreadPoolTaskExecutor listenerExecutor = new ThreadPoolTaskExecutor();
+	private final DelayQueueThreads threads;
+
+	private final ThreadPoolExecutor listenerExecutor;
 
 	private final Object monitor = new Object();
 
@@ -75,19 +78,28 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 	 * @param subscriber hears the channels
 	 */
 	public WakeUpListenerContainer(RedisConnectionFactory connectionFactory, WakeUpSubscriber subscriber) {
+		this(connectionFactory, subscriber, DelayQueueThreads.platform());
+	}
+
+	/**
+	 * Create a container that subscribes a scheduler's subscriber to its channels, on
+	 * threads of the starter's.
+	 * @param connectionFactory connects to Redis
+	 * @param subscriber hears the channels
+	 * @param threads where the container's threads come from
+	 */
+	public WakeUpListenerContainer(RedisConnectionFactory connectionFactory, WakeUpSubscriber subscriber,
+			DelayQueueThreads threads) {
 		this.subscriber = subscriber;
+		this.threads = threads;
 		setConnectionFactory(connectionFactory);
 		// Messages are tiny hints handled in microseconds: one thread, in the order they
 		// arrived, rather than the default thread per message.
-		this.listenerExecutor.setCorePoolSize(1);
-		this.listenerExecutor.setMaxPoolSize(1);
-		this.listenerExecutor.setDaemon(true);
-		this.listenerExecutor.setThreadNamePrefix("delayqueue-wake-up-");
-		this.listenerExecutor.initialize();
+		this.listenerExecutor = threads.pool("delayqueue-wake-up-", 1, Duration.ZERO, true);
 		setTaskExecutor(this.listenerExecutor);
 		// A blocking client (Jedis) holds a thread for as long as it is subscribed, which
 		// must not be the one that hands out the messages.
-		setSubscriptionExecutor(new SimpleAsyncTaskExecutor("delayqueue-wake-up-subscriber-"));
+		setSubscriptionExecutor(threads.threadPerTask("delayqueue-wake-up-subscriber-"));
 		setMessageListeners(Map.of(subscriber, subscriber.channels()));
 		// The loop of this class retries a failed subscription (see the class comment).
 		setRecoveryBackoff(new FixedBackOff(0, 0));
@@ -107,9 +119,8 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 			long generation = ++this.generation;
 			Thread previousAttempt = this.subscribing;
 			Thread previousStop = this.stopping;
-			Thread thread = new Thread(() -> subscribe(generation, previousAttempt, previousStop),
-					"delayqueue-wake-up-subscription");
-			thread.setDaemon(true);
+			Thread thread = this.threads.daemon("delayqueue-wake-up-subscription",
+					() -> subscribe(generation, previousAttempt, previousStop));
 			this.subscribing = thread;
 			thread.start();
 		}
@@ -169,8 +180,7 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 	// On a thread of its own, so that nothing the container waits for can hold up the
 	// caller past the deadline; a later start waits for it.
 	private void stopContainer(long deadline) {
-		Thread thread = new Thread(() -> super.stop(NOTHING), "delayqueue-wake-up-stop");
-		thread.setDaemon(true);
+		Thread thread = this.threads.daemon("delayqueue-wake-up-stop", () -> super.stop(NOTHING));
 		synchronized (this.monitor) {
 			this.stopping = thread;
 		}
