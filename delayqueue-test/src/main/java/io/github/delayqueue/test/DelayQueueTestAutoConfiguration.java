@@ -10,9 +10,9 @@ import io.github.delayqueue.internal.schedule.ScheduleEngine;
 import io.github.delayqueue.internal.store.DelayQueueKeys;
 import io.github.delayqueue.internal.store.JobStore;
 import io.github.delayqueue.internal.store.ScriptRunner;
-import io.github.delayqueue.internal.store.TestSupportStore;
 import io.github.delayqueue.internal.support.DueTimeListener;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -71,8 +71,10 @@ public final class DelayQueueTestAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnProperty(name = TestKeyPrefixContextCustomizerFactory.OWN_KEY_PREFIX, havingValue = "true")
-	TestKeysCleanup delayQueueTestKeysCleanup(QueueWipe wipe, RedisConnectionFactory connectionFactory) {
-		return new TestKeysCleanup(wipe, connectionFactory);
+	TestKeysCleanup delayQueueTestKeysCleanup(QueueWipe wipe, RedisConnectionFactory connectionFactory,
+			ListableBeanFactory beans) {
+		return new TestKeysCleanup(wipe, connectionFactory,
+				beans.containsBean("delayQueueEmbeddedRedis") || beans.containsBean("delayQueueRedisContainer"));
 	}
 
 }

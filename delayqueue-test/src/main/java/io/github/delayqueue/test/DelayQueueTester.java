@@ -16,7 +16,6 @@ import io.github.delayqueue.core.DelayQueueOperations;
 import io.github.delayqueue.core.JobInfo;
 import io.github.delayqueue.internal.schedule.ScheduleEngine;
 import io.github.delayqueue.internal.store.ScriptRunner;
-import io.github.delayqueue.internal.store.TestSupportStore;
 import io.github.delayqueue.internal.support.DueTimeListener;
 
 import org.springframework.beans.factory.ObjectProvider;

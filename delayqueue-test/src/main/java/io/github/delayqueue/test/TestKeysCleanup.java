@@ -22,15 +22,20 @@ final class TestKeysCleanup implements SmartLifecycle {
 
 	private final int phase;
 
+	private final boolean redisEndsWithTheJvm;
+
 	private volatile boolean running;
 
 	/**
 	 * Create a clean-up that runs before a connection factory stops.
 	 * @param wipe deletes the keys
 	 * @param connectionFactory the factory the keys are deleted through
+	 * @param redisEndsWithTheJvm whether the Redis was started for the tests (embedded,
+	 * or a container), so that its keys end with the JVM anyway
 	 */
-	TestKeysCleanup(QueueWipe wipe, RedisConnectionFactory connectionFactory) {
+	TestKeysCleanup(QueueWipe wipe, RedisConnectionFactory connectionFactory, boolean redisEndsWithTheJvm) {
 		this.wipe = wipe;
+		this.redisEndsWithTheJvm = redisEndsWithTheJvm;
 		int factoryPhase = (connectionFactory instanceof SmartLifecycle lifecycle) ? lifecycle.getPhase() : 0;
 		// Just above the factory: stopped right before it, after anything of a higher
 		// phase.
@@ -45,6 +50,13 @@ final class TestKeysCleanup implements SmartLifecycle {
 	@Override
 	public void stop() {
 		this.running = false;
+		if (this.redisEndsWithTheJvm && jvmShuttingDown()) {
+			// The contexts the test framework kept close as the JVM ends, while the Redis
+			// started for the tests may be going down beside them: a wipe would wait for
+			// it in vain, and its keys go with it.
+			logger.debug("Not deleting the keys of the test's key prefix: the JVM ends, and the test Redis with it");
+			return;
+		}
 		try {
 			long deleted = this.wipe.all();
 			if (logger.isDebugEnabled()) {
@@ -53,6 +65,19 @@ final class TestKeysCleanup implements SmartLifecycle {
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not delete the keys of the test's key prefix", ex);
+		}
+	}
+
+	private static boolean jvmShuttingDown() {
+		Thread probe = new Thread(() -> {
+		}, "delayqueue-test-shutdown-probe");
+		try {
+			Runtime.getRuntime().addShutdownHook(probe);
+			Runtime.getRuntime().removeShutdownHook(probe);
+			return false;
+		}
+		catch (IllegalStateException ex) {
+			return true;
 		}
 	}
 

@@ -13,7 +13,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  *
  * @author delayqueue contributors
  */
-public enum DelayQueueScript {
+public enum DelayQueueScript implements LuaScript {
 
 	/** New jobs into DELAYED or READY. */
 	ENQUEUE("enqueue"),
@@ -95,13 +95,12 @@ public enum DelayQueueScript {
 	/** A whole topic is held back for a while, on every instance. */
 	HOLD_TOPIC("hold-topic"),
 	/** A delivery whose time to run was extended keeps its global permit as long. */
-	EXTEND_PERMIT("extend-permit"),
-	/** DELAYED due times and RUNNING deadlines moved earlier, for tests only. */
-	SHIFT_DUE("shift-due"),
-	/** Reads what a queue still has to do now, for tests only. */
-	COUNT_UNSETTLED("count-unsettled");
+	EXTEND_PERMIT("extend-permit");
 
-	private static final String LOCATION = "io/github/delayqueue/internal/store/scripts/";
+	/**
+	 * Where the scripts live; their libraries are in its {@code lib} folder.
+	 */
+	public static final String LOCATION = "io/github/delayqueue/internal/store/scripts/";
 
 	@SuppressWarnings("rawtypes")
 	private final RedisScript<List> script;
@@ -133,7 +132,8 @@ public enum DelayQueueScript {
 	 * Return the script's text as UTF-8, for {@code EVAL} and {@code SCRIPT LOAD}.
 	 * @return the text
 	 */
-	byte[] body() {
+	@Override
+	public byte[] body() {
 		return this.body;
 	}
 
@@ -141,7 +141,8 @@ public enum DelayQueueScript {
 	 * Return the script's SHA-1 as UTF-8 hex, for {@code EVALSHA}.
 	 * @return the SHA-1
 	 */
-	byte[] sha1() {
+	@Override
+	public byte[] sha1() {
 		return this.sha1;
 	}
 
@@ -149,7 +150,8 @@ public enum DelayQueueScript {
 	 * Return the script's SHA-1 in hex, for {@code EVALSHA} on a native connection.
 	 * @return the SHA-1
 	 */
-	String sha1Hex() {
+	@Override
+	public String sha1Hex() {
 		return this.sha1Hex;
 	}
 

@@ -37,14 +37,28 @@ final class LuaScriptAssembler {
 
 	private final String location;
 
+	private final String libraryLocation;
+
 	private final Map<String, Source> libraries = new HashMap<>();
 
 	/**
-	 * Create an assembler for the scripts in a classpath folder.
+	 * Create an assembler for the scripts in a classpath folder, with the libraries of
+	 * its {@code lib} folder.
 	 * @param location the folder, ending in {@code /}
 	 */
 	LuaScriptAssembler(String location) {
+		this(location, location + "lib/");
+	}
+
+	/**
+	 * Create an assembler for the scripts in a classpath folder, with the libraries of
+	 * another.
+	 * @param location the scripts' folder, ending in {@code /}
+	 * @param libraryLocation the libraries' folder, ending in {@code /}
+	 */
+	LuaScriptAssembler(String location, String libraryLocation) {
 		this.location = location;
+		this.libraryLocation = libraryLocation;
 	}
 
 	/**
@@ -112,10 +126,10 @@ final class LuaScriptAssembler {
 		if (library != null) {
 			return library;
 		}
-		ClassPathResource resource = new ClassPathResource(this.location + "lib/" + name + ".lua");
+		ClassPathResource resource = new ClassPathResource(this.libraryLocation + name + ".lua");
 		if (!NAME.matcher(name).matches() || !resource.exists()) {
 			throw new IllegalStateException("Lua script '" + script + "' needs the unknown library '" + name
-					+ "' (named by " + neededBy + "; no " + this.location + "lib/" + name + ".lua)");
+					+ "' (named by " + neededBy + "; no " + this.libraryLocation + name + ".lua)");
 		}
 		library = read(resource, name, "Lua library '" + name + "'");
 		this.libraries.put(name, library);

@@ -241,7 +241,7 @@ public final class ScriptRunner {
 	 * @param args its arguments
 	 * @return its reply, strings as {@link String}, integers as {@link Long}
 	 */
-	public List<Object> run(DelayQueueScript script, List<String> keys, String... args) {
+	public List<Object> run(LuaScript script, List<String> keys, String... args) {
 		return run(script, encode(keys), encode(args));
 	}
 
@@ -261,7 +261,7 @@ public final class ScriptRunner {
 	 * @param args its arguments
 	 * @return its reply, strings as {@link String}, integers as {@link Long}
 	 */
-	List<Object> run(DelayQueueScript script, byte[][] keys, byte[][] args) {
+	List<Object> run(LuaScript script, byte[][] keys, byte[][] args) {
 		this.roundTrips.increment();
 		List<?> reply;
 		try {
@@ -278,7 +278,7 @@ public final class ScriptRunner {
 		return (reply != null) ? decode(reply) : new ArrayList<>();
 	}
 
-	private @Nullable List<?> evalSha(DelayQueueScript script, byte[][] keys, byte[][] args) {
+	private @Nullable List<?> evalSha(LuaScript script, byte[][] keys, byte[][] args) {
 		SharedConnectionScripts direct = this.direct;
 		if (direct != null && direct.isUsable()) {
 			return direct.evalSha(script, keys, args);
@@ -288,7 +288,7 @@ public final class ScriptRunner {
 			.evalSha(script.sha1(), ReturnType.MULTI, keys.length, keysAndArgs), true);
 	}
 
-	private @Nullable List<?> eval(DelayQueueScript script, byte[][] keys, byte[][] args) {
+	private @Nullable List<?> eval(LuaScript script, byte[][] keys, byte[][] args) {
 		SharedConnectionScripts direct = this.direct;
 		if (direct != null && direct.isUsable()) {
 			return direct.eval(script, keys, args);
@@ -363,7 +363,7 @@ public final class ScriptRunner {
 		}
 	}
 
-	private void load(DelayQueueScript script) {
+	private void load(LuaScript script) {
 		SharedConnectionScripts direct = this.direct;
 		if (direct != null && direct.isUsable()) {
 			direct.load(script);
@@ -481,7 +481,7 @@ public final class ScriptRunner {
 	 * @param keys the keys
 	 * @param args the arguments
 	 */
-	public record Call(DelayQueueScript script, List<String> keys, List<String> args) {
+	public record Call(LuaScript script, List<String> keys, List<String> args) {
 
 	}
 

@@ -92,7 +92,7 @@ final class SharedConnectionScripts {
 	 * @return the raw reply, or {@code null} for none
 	 * @throws DataAccessException on failure, {@code NOSCRIPT} included
 	 */
-	@Nullable List<?> evalSha(DelayQueueScript script, byte[][] keys, byte[][] args) {
+	@Nullable List<?> evalSha(LuaScript script, byte[][] keys, byte[][] args) {
 		// Outside the translation, as with a template: a stopped factory's own exception.
 		Shared current = shared();
 		try {
@@ -112,7 +112,7 @@ final class SharedConnectionScripts {
 	 * @return the raw reply, or {@code null} for none
 	 * @throws DataAccessException on failure
 	 */
-	@Nullable List<?> eval(DelayQueueScript script, byte[][] keys, byte[][] args) {
+	@Nullable List<?> eval(LuaScript script, byte[][] keys, byte[][] args) {
 		Shared current = shared();
 		try {
 			return await(current, current.commands().eval(script.body(), ScriptOutputType.MULTI, keys, args),
@@ -214,7 +214,7 @@ final class SharedConnectionScripts {
 	 * @param script the script
 	 * @throws DataAccessException on failure
 	 */
-	void load(DelayQueueScript script) {
+	void load(LuaScript script) {
 		Shared current = shared();
 		try {
 			List<RedisFuture<String>> replies = new ArrayList<>();
@@ -343,7 +343,7 @@ final class SharedConnectionScripts {
 	 * @param keys its keys
 	 * @param args its arguments
 	 */
-	record EncodedCall(DelayQueueScript script, byte[][] keys, byte[][] args) {
+	record EncodedCall(LuaScript script, byte[][] keys, byte[][] args) {
 
 	}
 

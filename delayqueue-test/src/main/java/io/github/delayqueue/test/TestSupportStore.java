@@ -1,19 +1,33 @@
-package io.github.delayqueue.internal.store;
+package io.github.delayqueue.test;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.delayqueue.internal.store.DelayQueueKeys;
+import io.github.delayqueue.internal.store.LuaScript;
+import io.github.delayqueue.internal.store.PartitionRegistry;
+import io.github.delayqueue.internal.store.ScriptRunner;
+import io.github.delayqueue.internal.store.TopicKeys;
+
 /**
- * The Redis side of the {@code delayqueue-test} module, not used by the queue itself:
- * moving a topic's due times and time-to-run deadlines earlier, as if time had passed,
- * and counting what a topic still has to do now. Each reads or changes every queue of the
- * topic (each partition of a partitioned topic) with one script call per queue, all in
- * one round trip; each call is atomic for its queue.
+ * The Redis side of the test support, not used by the queue itself: moving a topic's due
+ * times and time-to-run deadlines earlier, as if time had passed, and counting what a
+ * topic still has to do now. Each reads or changes every queue of the topic (each
+ * partition of a partitioned topic) with one script call per queue, all in one round
+ * trip; each call is atomic for its queue.
  *
  * @author delayqueue contributors
  */
-public final class TestSupportStore {
+final class TestSupportStore {
+
+	private static final String SCRIPTS = "io/github/delayqueue/test/scripts/";
+
+	// DELAYED due times and RUNNING deadlines moved earlier.
+	private static final LuaScript SHIFT_DUE = LuaScript.assemble(SCRIPTS, "shift-due");
+
+	// What a queue still has to do now.
+	private static final LuaScript COUNT_UNSETTLED = LuaScript.assemble(SCRIPTS, "count-unsettled");
 
 	private final ScriptRunner scripts;
 
@@ -26,7 +40,7 @@ public final class TestSupportStore {
 	 * @param scripts runs the scripts
 	 * @param keys names the keys
 	 */
-	public TestSupportStore(ScriptRunner scripts, DelayQueueKeys keys) {
+	TestSupportStore(ScriptRunner scripts, DelayQueueKeys keys) {
 		this.scripts = scripts;
 		this.keys = keys;
 		this.partitions = new PartitionRegistry(scripts, keys);
@@ -44,12 +58,12 @@ public final class TestSupportStore {
 	 * more
 	 * @return what changed in each queue of the topic
 	 */
-	public List<ShiftedQueue> shift(String topic, Duration delayedBy, Duration runningBy) {
+	List<ShiftedQueue> shift(String topic, Duration delayedBy, Duration runningBy) {
 		List<String> queues = this.partitions.queues(topic);
 		List<ScriptRunner.Call> calls = new ArrayList<>(queues.size());
 		for (String queue : queues) {
 			TopicKeys k = this.keys.lookupTopic(queue);
-			calls.add(new ScriptRunner.Call(DelayQueueScript.SHIFT_DUE, List.of(k.delayed(), k.jobs(), k.running()),
+			calls.add(new ScriptRunner.Call(SHIFT_DUE, List.of(k.delayed(), k.jobs(), k.running()),
 					List.of(String.valueOf(delayedBy.toMillis()), String.valueOf(runningBy.toMillis()),
 							this.keys.wakeChannel(), queue)));
 		}
@@ -71,12 +85,12 @@ public final class TestSupportStore {
 	 * @param topic the topic
 	 * @return DELAYED jobs already due, READY jobs and RUNNING deliveries
 	 */
-	public Unsettled unsettled(String topic) {
+	Unsettled unsettled(String topic) {
 		List<String> queues = this.partitions.queues(topic);
 		List<ScriptRunner.Call> calls = new ArrayList<>(queues.size());
 		for (String queue : queues) {
 			TopicKeys k = this.keys.lookupTopic(queue);
-			calls.add(new ScriptRunner.Call(DelayQueueScript.COUNT_UNSETTLED,
+			calls.add(new ScriptRunner.Call(COUNT_UNSETTLED,
 					List.of(k.delayed(), k.ready(), k.claiming(), k.running(), k.ghosts()), List.of()));
 		}
 		long due = 0;
@@ -102,7 +116,7 @@ public final class TestSupportStore {
 	 * @param earliestDeadlineMillis the earliest of their deadlines now, or -1
 	 * @param nowMillis the Redis clock when the times moved
 	 */
-	public record ShiftedQueue(String queue, long delayedMoved, long nowDue, long earliestDueMillis, long runningMoved,
+	record ShiftedQueue(String queue, long delayedMoved, long nowDue, long earliestDueMillis, long runningMoved,
 			long earliestDeadlineMillis, long nowMillis) {
 
 	}
@@ -114,13 +128,13 @@ public final class TestSupportStore {
 	 * @param ready READY jobs, those being claimed included
 	 * @param running RUNNING deliveries
 	 */
-	public record Unsettled(long due, long ready, long running) {
+	record Unsettled(long due, long ready, long running) {
 
 		/**
 		 * Tell whether nothing is left to do now.
 		 * @return {@code true} if every count is zero
 		 */
-		public boolean isIdle() {
+		boolean isIdle() {
 			return this.due == 0 && this.ready == 0 && this.running == 0;
 		}
 
