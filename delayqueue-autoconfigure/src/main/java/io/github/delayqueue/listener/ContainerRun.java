@@ -351,8 +351,8 @@ final class ContainerRun {
 		return dispatched;
 	}
 
-	private void handBack(Runnable task) {
-		if (task instanceof Task runnable) {
+	private void handBack(Runnable queued) {
+		if (DelayQueueThreads.undecorated(queued) instanceof Task runnable) {
 			runnable.execution.handBack();
 			this.permits.release();
 		}

@@ -107,11 +107,11 @@ public class DelayedJobListenerContainerFactory {
 	}
 
 	/**
-	 * Set the builder of the listeners' threads (their pollers, waiters and handler
-	 * workers), typically Spring Boot's, so that {@code spring.threads.virtual.enabled}
-	 * and the application's task decorator and customizers apply to them. Each listener
-	 * still runs at most its concurrency of handlers at once. Plain platform threads when
-	 * not set.
+	 * Set the builder of the listeners' threads, typically Spring Boot's: handlers run on
+	 * virtual threads when {@code spring.threads.virtual.enabled} asks, each decorated by
+	 * the application's task decorator; pollers and blocking waits stay on platform
+	 * threads. Each listener still runs at most its concurrency of handlers at once.
+	 * Plain platform threads when not set.
 	 * @param builder the builder
 	 */
 	public void setTaskExecutorBuilder(SimpleAsyncTaskExecutorBuilder builder) {

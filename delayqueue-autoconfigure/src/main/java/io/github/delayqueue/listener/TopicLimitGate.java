@@ -285,10 +285,10 @@ final class TopicLimitGate {
 	 * The round trips of one gate's admissions, from the call to its reply: a
 	 * rate-limited job may start no later than its admission's window after the call was
 	 * sent, so the window must hold the reply's wait as well as the wait for a worker.
-	 * Twice the longest recent round trip, which fades by an eighth at each admission, so
-	 * that one slow reply widens the next windows for a while and a Redis that stays slow
-	 * (far away, or busy) widens all of them; against a near Redis it adds next to
-	 * nothing.
+	 * Twice the longest recent round trip (of admissions, and of the claims before them),
+	 * which fades by an eighth at each one, so that one slow reply widens the next
+	 * windows for a while and a Redis that stays slow (far away, or busy) widens all of
+	 * them; against a near Redis it adds next to nothing.
 	 */
 	static final class RecentRoundTrips {
 

@@ -52,8 +52,7 @@ class VirtualThreadListenerTests {
 			// (listed below, which virtual threads are not), keeps an application whose
 			// only work is its listeners up.
 			assertThat(Thread.getAllStackTraces().keySet())
-				.filteredOn(
-						(thread) -> thread.getName().startsWith("delayqueue-") && thread.getName().endsWith("-poller"))
+				.filteredOn((thread) -> thread.getName().equals("delayqueue-thread-recorder-poller"))
 				.singleElement()
 				.satisfies((poller) -> assertThat(poller.isDaemon()).isFalse());
 		});
@@ -110,7 +109,7 @@ class VirtualThreadListenerTests {
 
 		private final AtomicInteger mostAtOnce = new AtomicInteger();
 
-		@DelayedJobListener(topics = "threads", concurrency = "2")
+		@DelayedJobListener(id = "thread-recorder", topics = "threads", concurrency = "2")
 		void on(String payload) throws Exception {
 			this.mostAtOnce.accumulateAndGet(this.running.incrementAndGet(), Math::max);
 			try {

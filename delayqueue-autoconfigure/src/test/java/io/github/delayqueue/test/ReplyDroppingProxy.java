@@ -133,14 +133,13 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 
 	private void pump(Socket from, Socket to, boolean replies) {
 		byte[] buffer = new byte[64 * 1024];
+		// Delayed replies travel through a line of their own, each held back from the
+		// moment it came in: a delay is latency, as over a long link, and replies in
+		// flight together arrive together instead of queueing one delay after another.
+		DelayedReplies delayed = null;
 		try (from; to) {
 			InputStream in = from.getInputStream();
 			OutputStream out = to.getOutputStream();
-			// Delayed replies travel through a line of their own, each held back from the
-			// moment it came in: a delay is latency, as over a long link, and replies in
-			// flight together arrive together instead of queueing one delay after
-			// another.
-			DelayedReplies delayed = null;
 			int read;
 			while ((read = in.read(buffer)) >= 0) {
 				if (replies && this.dropNextReply.compareAndSet(true, false)) {
@@ -165,6 +164,11 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 		catch (IOException ex) {
 			// One side went away; closing both ends tells the other.
 		}
+		finally {
+			if (delayed != null) {
+				delayed.end();
+			}
+		}
 	}
 
 	/**
@@ -173,6 +177,8 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 	 */
 	private static final class DelayedReplies {
 
+		private static final Reply END = new Reply(new byte[0], 0);
+
 		private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
 
 		DelayedReplies(OutputStream out, Socket client) {
@@ -180,6 +186,9 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 				try (client) {
 					while (true) {
 						Reply reply = this.replies.take();
+						if (reply == END) {
+							return;
+						}
 						long left = reply.dueNanos() - System.nanoTime();
 						if (left > 0) {
 							// Latency, not a wait for a condition: the reply is on its
@@ -201,6 +210,11 @@ public final class ReplyDroppingProxy implements AutoCloseable {
 
 		void add(byte[] bytes, long dueNanos) {
 			this.replies.add(new Reply(bytes, dueNanos));
+		}
+
+		// The connection ended: the line's thread ends too.
+		void end() {
+			this.replies.add(END);
 		}
 
 		private record Reply(byte[] bytes, long dueNanos) {

@@ -99,7 +99,7 @@ public class WakeUpListenerContainer extends RedisMessageListenerContainer {
 		setTaskExecutor(this.listenerExecutor);
 		// A blocking client (Jedis) holds a thread for as long as it is subscribed, which
 		// must not be the one that hands out the messages.
-		setSubscriptionExecutor(threads.threadPerTask("delayqueue-wake-up-subscriber-"));
+		setSubscriptionExecutor(threads.blockingOnRedisPerTask("delayqueue-wake-up-subscriber-"));
 		setMessageListeners(Map.of(subscriber, subscriber.channels()));
 		// The loop of this class retries a failed subscription (see the class comment).
 		setRecoveryBackoff(new FixedBackOff(0, 0));

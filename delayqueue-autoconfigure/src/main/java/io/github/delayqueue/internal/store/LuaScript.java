@@ -48,13 +48,28 @@ public interface LuaScript {
 	}
 
 	/**
-	 * A script assembled from another folder.
+	 * A script assembled from another folder, the same script as any other of its SHA-1.
 	 *
 	 * @param body the text as UTF-8
 	 * @param sha1 the SHA-1 as UTF-8 hex
 	 * @param sha1Hex the SHA-1 in hex
 	 */
 	record Assembled(byte[] body, byte[] sha1, String sha1Hex) implements LuaScript {
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof Assembled assembled && this.sha1Hex.equals(assembled.sha1Hex);
+		}
+
+		@Override
+		public int hashCode() {
+			return this.sha1Hex.hashCode();
+		}
+
+		@Override
+		public String toString() {
+			return "LuaScript[" + this.sha1Hex + "]";
+		}
 
 	}
 

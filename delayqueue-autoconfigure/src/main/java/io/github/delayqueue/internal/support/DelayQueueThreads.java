@@ -55,14 +55,6 @@ public final class DelayQueueThreads {
 	}
 
 	/**
-	 * Tell whether the threads are virtual.
-	 * @return {@code true} if they are
-	 */
-	public boolean virtual() {
-		return this.source.virtual;
-	}
-
-	/**
 	 * Create a thread, not started, that does not keep the JVM running.
 	 * @param name the thread's name
 	 * @param task what it runs
@@ -111,7 +103,10 @@ public final class DelayQueueThreads {
 
 	/**
 	 * Return a pool of a fixed number of threads, whose waiting tasks a caller can take
-	 * back, with an unbounded queue.
+	 * back (see {@link #undecorated(Runnable)}), with an unbounded queue. The
+	 * application's task decorator wraps each task as it is submitted, not the pool's
+	 * threads: a thread is created by whichever task comes first, and must not carry what
+	 * that task's submitter held to every later task.
 	 * @param namePrefix the threads' name prefix
 	 * @param threads how many threads at most
 	 * @param idleEnd how long an idle thread lives, or zero to keep the threads
@@ -119,8 +114,10 @@ public final class DelayQueueThreads {
 	 * @return the pool
 	 */
 	public ThreadPoolExecutor pool(String namePrefix, int threads, Duration idleEnd, boolean daemon) {
-		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, idleEnd.toMillis(), TimeUnit.MILLISECONDS,
-				new LinkedBlockingQueue<>(), factory(namePrefix, daemon));
+		AtomicInteger created = new AtomicInteger();
+		ThreadPoolExecutor pool = new DecoratingPool(threads, idleEnd,
+				(task) -> this.source.undecoratedThread(namePrefix + created.incrementAndGet(), task, daemon),
+				this.source.decorator);
 		if (!idleEnd.isZero()) {
 			pool.allowCoreThreadTimeOut(true);
 		}
@@ -128,12 +125,24 @@ public final class DelayQueueThreads {
 	}
 
 	/**
-	 * Return an executor that runs each task on a new daemon thread.
+	 * Return the task a {@linkplain #pool pool} was given, from what its queue holds.
+	 * @param queued a task taken from a pool's queue
+	 * @return the task as submitted
+	 */
+	public static Runnable undecorated(Runnable queued) {
+		return (queued instanceof DecoratedTask decorated) ? decorated.task() : queued;
+	}
+
+	/**
+	 * Return an executor that runs each task on a new platform daemon thread, for tasks
+	 * that block on a Redis connection of their own for as long as they run (see
+	 * {@link #blockingOnRedis(String, Runnable)}).
 	 * @param namePrefix the threads' name prefix
 	 * @return the executor
 	 */
-	public Executor threadPerTask(String namePrefix) {
-		return new SimpleAsyncTaskExecutor(factory(namePrefix, true));
+	public Executor blockingOnRedisPerTask(String namePrefix) {
+		AtomicInteger created = new AtomicInteger();
+		return new SimpleAsyncTaskExecutor((task) -> blockingOnRedis(namePrefix + created.incrementAndGet(), task));
 	}
 
 	/**
@@ -169,7 +178,11 @@ public final class DelayQueueThreads {
 		}
 
 		Thread thread(String name, Runnable task, boolean daemon) {
-			Thread thread = newThread(decorated(task));
+			return undecoratedThread(name, decorated(task), daemon);
+		}
+
+		Thread undecoratedThread(String name, Runnable task, boolean daemon) {
+			Thread thread = newThread(task);
 			thread.setName(name);
 			if (!this.virtual) {
 				thread.setDaemon(daemon);
@@ -187,6 +200,41 @@ public final class DelayQueueThreads {
 		private Runnable decorated(Runnable task) {
 			TaskDecorator decorator = this.decorator;
 			return (decorator != null) ? decorator.decorate(task) : task;
+		}
+
+	}
+
+	/**
+	 * A pool that has each task decorated as it is submitted.
+	 */
+	private static final class DecoratingPool extends ThreadPoolExecutor {
+
+		private final @Nullable TaskDecorator decorator;
+
+		DecoratingPool(int threads, Duration idleEnd, ThreadFactory factory, @Nullable TaskDecorator decorator) {
+			super(threads, threads, idleEnd.toMillis(), TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), factory);
+			this.decorator = decorator;
+		}
+
+		@Override
+		public void execute(Runnable task) {
+			TaskDecorator decorator = this.decorator;
+			super.execute((decorator != null) ? new DecoratedTask(task, decorator.decorate(task)) : task);
+		}
+
+	}
+
+	/**
+	 * A task as submitted, and as decorated.
+	 *
+	 * @param task as submitted
+	 * @param decorated as decorated
+	 */
+	private record DecoratedTask(Runnable task, Runnable decorated) implements Runnable {
+
+		@Override
+		public void run() {
+			this.decorated.run();
 		}
 
 	}
